@@ -1,0 +1,88 @@
+package io.tideline.platform.deadletter;
+
+import io.smallrye.common.annotation.Identifier;
+import io.tideline.events.DeadLetter;
+import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.serde.AvroSerdes;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Parks a record a service cannot accept on {@code <topic>.dlq}, whole (original key and value
+ * bytes, topic, partition, offset) with the reason, so bad input costs nothing but a dead letter:
+ * the service keeps consuming and an operator can fix and replay it.
+ *
+ * <p>{@link #park} returns only when the broker has the dead letter; callers acknowledge the
+ * original afterwards, so nothing is lost between the two.
+ */
+@ApplicationScoped
+public class DeadLetters {
+
+  /** Kinds of refusal, as written in {@link DeadLetter#getErrorClass()}. */
+  public static final String DESERIALIZATION = "DESERIALIZATION";
+  public static final String VALIDATION = "VALIDATION";
+
+  private final TidelineConfig config;
+  private final KafkaProducer<byte[], DeadLetter> producer;
+
+  public DeadLetters(TidelineConfig config, AvroSerdes serdes,
+      @Identifier("default-kafka-broker") Map<String, Object> kafka) {
+    this.config = config;
+    Map<String, Object> p = new HashMap<>(kafka);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, config.service() + "-dead-letters");
+    this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), serdes.valueSerializer());
+  }
+
+  /**
+   * Writes the dead letter for {@code record} and waits for the broker's acknowledgement.
+   *
+   * @return where the dead letter was written
+   */
+  public RecordMetadata park(ConsumerRecord<byte[], byte[]> record, String errorClass, String error) {
+    DeadLetter letter = DeadLetter.newBuilder()
+        .setOriginalTopic(record.topic())
+        .setPartition(record.partition())
+        .setOffset(record.offset())
+        .setOriginalKey(record.key() == null ? null : ByteBuffer.wrap(record.key()))
+        .setOriginalValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
+        .setErrorClass(errorClass)
+        .setError(error)
+        .setService(config.service())
+        // Event time of the original, not the wall clock: a replay writes the same letter.
+        .setFailedAt(Instant.ofEpochMilli(Math.max(0, record.timestamp())))
+        .build();
+    try {
+      return producer.send(new ProducerRecord<>(record.topic() + ".dlq", record.key(), letter))
+          .get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while dead-lettering " + where(record), e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not dead-letter " + where(record) + ": " + e, e);
+    }
+  }
+
+  private static String where(ConsumerRecord<?, ?> r) {
+    return r.topic() + "-" + r.partition() + "@" + r.offset();
+  }
+
+  @PreDestroy
+  void close() {
+    producer.close();
+  }
+}

@@ -1,0 +1,36 @@
+package io.tideline.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tideline.events.Contracts;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.topics.TopicSpec;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class TopicCatalogueTest {
+
+  @Test
+  void shouldGiveEveryTopicAContractFromTheSchemas() {
+    Set<String> records = Contracts.TOPIC_RECORDS.stream().map(Class::getSimpleName)
+        .collect(Collectors.toSet());
+    assertThat(TopicCatalogue.all()).isNotEmpty()
+        .allSatisfy(t -> assertThat(records).contains(t.valueRecord()));
+  }
+
+  @Test
+  void shouldCompactOnlyLatestValueTopics() {
+    assertThat(TopicCatalogue.all().stream().filter(TopicSpec::compacted).map(TopicSpec::name))
+        .containsExactlyInAnyOrder("cluster.inventory", "quota.state", "placement.queue");
+  }
+
+  @Test
+  void shouldNameEveryConstantInTheCatalogue() throws Exception {
+    for (var f : TopicCatalogue.class.getFields()) {
+      if (f.getType() == String.class) {
+        assertThat(TopicCatalogue.find((String) f.get(null))).as(f.getName()).isPresent();
+      }
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package io.tideline.testkit;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A real Apicurio Registry (2.6.x, in-memory storage) as a child process on a free loopback port,
+ * or the registry named by {@code TIDELINE_REGISTRY_URL}. The distribution is provisioned by the
+ * {@code deploy/local} module under {@code .tideline/apicurio}; no Docker is needed.
+ *
+ * <p>It serves the native API at {@code /apis/registry/v2} (what our serde talks to) and the
+ * Confluent-compatible API at {@code /apis/ccompat/v7}.
+ */
+public final class SchemaRegistryServer implements AutoCloseable {
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+  private final String url;
+  private final Process process;
+  private final Path log;
+
+  private SchemaRegistryServer(String url, Process process, Path log) {
+    this.url = url;
+    this.process = process;
+    this.log = log;
+  }
+
+  /** The external registry if {@code TIDELINE_REGISTRY_URL} is set, else a new process. */
+  public static SchemaRegistryServer start() {
+    String external = System.getenv("TIDELINE_REGISTRY_URL");
+    if (external != null && !external.isBlank()) {
+      return new SchemaRegistryServer(stripSlash(external), null, null);
+    }
+    return startProcess();
+  }
+
+  /** Starts the registry process and waits until it is ready. */
+  public static SchemaRegistryServer startProcess() {
+    Path jar = runnerJar();
+    int port = freePort();
+    try {
+      Path log = Files.createTempFile("apicurio-registry-", ".log");
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+          "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
+          "-Dquarkus.log.level=WARN", "-Dquarkus.log.category.\"io.apicurio\".level=WARN",
+          "-jar", jar.toString()))
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .start();
+      SchemaRegistryServer server = new SchemaRegistryServer("http://127.0.0.1:" + port, p, log);
+      Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
+      server.awaitReady();
+      return server;
+    } catch (IOException e) {
+      throw new IllegalStateException("could not start the schema registry from " + jar + ": " + e, e);
+    }
+  }
+
+  /** Root URL, e.g. {@code http://127.0.0.1:41234}. */
+  public String url() {
+    return url;
+  }
+
+  /** The native v2 API our serde uses. */
+  public String apiV2() {
+    return url + "/apis/registry/v2";
+  }
+
+  /** The Confluent-compatible API. */
+  public String ccompat() {
+    return url + "/apis/ccompat/v7";
+  }
+
+  /** GET a path under the root URL and return the body; fails on a non-2xx answer. */
+  public String get(String path) {
+    try {
+      HttpResponse<String> r = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() / 100 != 2) {
+        throw new IllegalStateException("GET " + path + " -> " + r.statusCode() + ": " + r.body());
+      }
+      return r.body();
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException("GET " + path + " failed: " + e, e);
+    }
+  }
+
+  private void awaitReady() {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("the schema registry exited with " + process.exitValue()
+            + " before it was ready; its log (" + log + "):\n" + tail());
+      }
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+            URI.create(apiV2() + "/system/info")).timeout(Duration.ofSeconds(2)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      sleep(200);
+    }
+    close();
+    throw new IllegalStateException("the schema registry was not ready within " + START_TIMEOUT
+        + "; its log (" + log + "):\n" + tail());
+  }
+
+  private String tail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  /** The runner jar under the {@code tideline-home} system property or a {@code .tideline} folder above. */
+  static Path runnerJar() {
+    Optional<Path> home = Optional.ofNullable(System.getProperty("tideline-home"))
+        .or(() -> Optional.ofNullable(System.getenv("TIDELINE_HOME")))
+        .map(Path::of)
+        .or(SchemaRegistryServer::findHomeAbove);
+    Path dir = home.map(h -> h.resolve("apicurio")).orElse(null);
+    if (dir != null && Files.isDirectory(dir)) {
+      try (Stream<Path> files = Files.list(dir)) {
+        Optional<Path> jar = files.filter(f -> f.getFileName().toString().endsWith("-runner.jar"))
+            .findFirst();
+        if (jar.isPresent()) {
+          return jar.get();
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot list " + dir + ": " + e, e);
+      }
+    }
+    throw new IllegalStateException("no Apicurio Registry distribution found under " + dir
+        + "; provision it with: ./mvnw -B -pl deploy/local install");
+  }
+
+  private static Optional<Path> findHomeAbove() {
+    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+      if (Files.isDirectory(p.resolve(".tideline/apicurio"))) {
+        return Optional.of(p.resolve(".tideline"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port: " + e, e);
+    }
+  }
+
+  private static String stripSlash(String s) {
+    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      try {
+        if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
