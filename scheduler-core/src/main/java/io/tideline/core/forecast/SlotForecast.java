@@ -52,18 +52,29 @@ public record SlotForecast(
   }
 
   /**
-   * Whole GPUs to hold to cover quantile {@code q}: the value rounded up after removing the
-   * sketch's own error (a sketch reading 3.03 for an exact 3 GPUs gives 3, not 4).
+   * Whole GPUs to hold to cover quantile {@code q}, forgiving the sketch's own error: a reading of
+   * 3.03 for an exact 3 GPUs gives 3, not 4. See {@link #wholeGpus(double, double)}.
    */
   public int wholeGpus(Quantile q) {
     return wholeGpus(value(q), relativeAccuracy);
   }
 
-  /** Rounds a sketch estimate up to whole GPUs, forgiving the estimate's relative error α. */
+  /**
+   * Rounds a sketch estimate to whole GPUs. The exact value {@code x} satisfies
+   * {@code |estimate - x| <= α·x}. (1) If some whole count {@code n} is compatible with the
+   * estimate ({@code n(1-α) <= estimate <= n(1+α)}), take the largest such {@code n}: exact for
+   * integer usage below {@code 1/(2α)} GPUs (49 at α = 1%), at most {@code 2α·x} above it
+   * beyond, never below it. (2) Otherwise the usage is fractional: round up.
+   */
   static int wholeGpus(double estimate, double relativeAccuracy) {
     if (estimate <= 0) {
       return 0;
     }
-    return (int) Math.ceil(estimate * (1 - relativeAccuracy));
+    double slack = 1e-9;
+    long largest = (long) Math.floor(estimate / (1 - relativeAccuracy) + slack);
+    if (largest > 0 && largest * (1 + relativeAccuracy) + slack >= estimate) {
+      return (int) largest;
+    }
+    return (int) Math.ceil(estimate);
   }
 }
