@@ -7,8 +7,8 @@ import java.time.LocalTime;
  * Settings for turning a request-rate trace into GPU demand on a wall clock (W2).
  *
  * @param requestsPerSecondPerGpu requests per second one GPU serves (W2 "utilisation moves with
- *     concurrency"); default 5.0, which puts the shipped 48–583 req/s trace at 10–117 GPUs. Not a
- *     REQUIREMENTS figure: set it from the service's measured throughput
+ *     concurrency"); default 5.0, which puts the shipped 48–583 req/s trace at 10–117 GPUs.
+ *     Not a REQUIREMENTS figure: set it from the service's measured throughput
  * @param dailyMinimumAt local time the daily minimum of an anonymised trace is aligned to;
  *     default 04:00, the night trough of a consumer-facing service
  * @param smoothing width of the centred moving average used to find the daily minimum, so one

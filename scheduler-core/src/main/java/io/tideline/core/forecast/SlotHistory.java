@@ -53,7 +53,8 @@ public final class SlotHistory {
     this.serviceId = Objects.requireNonNull(serviceId, "serviceId");
     this.grid = Objects.requireNonNull(grid, "grid");
     if (!(relativeAccuracy > 0 && relativeAccuracy < 1)) {
-      throw new IllegalArgumentException("relative accuracy must be in (0, 1): " + relativeAccuracy);
+      throw new IllegalArgumentException(
+          "relative accuracy must be in (0, 1): " + relativeAccuracy);
     }
     this.relativeAccuracy = relativeAccuracy;
   }

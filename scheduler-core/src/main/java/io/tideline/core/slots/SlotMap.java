@@ -1,6 +1,7 @@
 package io.tideline.core.slots;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,12 +18,15 @@ import java.util.TreeMap;
  * @param trace how the classes were found
  */
 public record SlotMap(
-    SlotGrid grid, List<SlotClass> classes, Map<SlotClass, Double> centroids, List<TraceEntry> trace) {
+    SlotGrid grid,
+    List<SlotClass> classes,
+    Map<SlotClass, Double> centroids,
+    List<TraceEntry> trace) {
 
   public SlotMap {
     Objects.requireNonNull(grid, "grid");
     classes = List.copyOf(classes);
-    centroids = java.util.Collections.unmodifiableMap(new TreeMap<>(centroids));
+    centroids = Collections.unmodifiableMap(new TreeMap<>(centroids));
     trace = List.copyOf(trace);
     if (classes.size() != grid.slotsPerDay()) {
       throw new IllegalArgumentException(

@@ -7,7 +7,9 @@ import static io.tideline.core.forecast.Scenario.position;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.core.forecast.ReservationEvent.Type;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -15,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 class ReservationPlannerTest {
 
-  private final ReservationPlanner planner = new ReservationPlanner(ReservationConfig.DEFAULTS, GRID);
+  private final ReservationPlanner planner =
+      new ReservationPlanner(ReservationConfig.DEFAULTS, GRID);
   private static final Instant SLOT_0800 = at("2026-11-02T08:00:00Z");
 
   @Test
@@ -94,7 +97,7 @@ class ReservationPlannerTest {
   void shouldNotReserveForASlotWithoutHistory() {
     SlotForecast none = new SlotForecast(Scenario.SERVICE, SLOT_0800, at("2026-11-02T08:15:00Z"),
         DayKind.REGULAR, ForecastBasis.NO_HISTORY, 0, 0, 0, 0, 0, 0, 0.01,
-        java.util.List.of());
+        List.of());
 
     ReservationDecision decision =
         planner.plan(at("2026-11-02T07:45:00Z"), none, position().held(0).build());
@@ -195,7 +198,7 @@ class ReservationPlannerTest {
     // With a 10-minute lead, 07:50 is both 10 min before the 07:45-08:00 reservation ends and
     // 10 min before the 08:00 slot: all three rules fire on one tick.
     ReservationPlanner shortLead = new ReservationPlanner(new ReservationConfig(
-        java.time.Duration.ofMinutes(10), java.time.Duration.ofMinutes(10), Quantile.P90, 16),
+        Duration.ofMinutes(10), Duration.ofMinutes(10), Quantile.P90, 16),
         GRID);
     ReservationDecision decision = shortLead.plan(at("2026-11-02T07:50:00Z"),
         forecast(SLOT_0800, 9, 12),
@@ -220,6 +223,7 @@ class ReservationPlannerTest {
     assertThat(granted).isLessThanOrEqualTo(Math.max(0, demand - held - overIssued));
     assertThat(overIssued + granted).isLessThanOrEqualTo(Math.max(16, overIssued));
     assertThat(granted).isLessThanOrEqualTo(idle);
-    assertThat(granted > 0).isEqualTo(demand - held - overIssued > 0 && overIssued < 16 && idle > 0);
+    assertThat(granted > 0)
+        .isEqualTo(demand - held - overIssued > 0 && overIssued < 16 && idle > 0);
   }
 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.time.Duration;
 import java.time.LocalTime;
 import org.junit.jupiter.api.Test;
 
@@ -116,7 +117,7 @@ class SlotForecasterTest {
   @Test
   void shouldFallBackToScaledRegularDaysWithTwoHolidaysOfHistory() {
     SlotForecaster halfOnHolidays = new SlotForecaster(
-        new ForecastConfig(java.time.Duration.ofMinutes(15), 14, 365, 3, 0.5, 0.01));
+        new ForecastConfig(Duration.ofMinutes(15), 14, 365, 3, 0.5, 0.01));
     HolidayCalendar calendar = HolidayCalendar.of(UTC, date("2026-05-01"), date("2026-10-01"),
         date("2026-12-25"));
     SlotHistory history = history()

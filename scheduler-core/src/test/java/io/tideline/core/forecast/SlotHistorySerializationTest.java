@@ -7,6 +7,7 @@ import static io.tideline.core.forecast.Scenario.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tideline.core.slots.SlotGrid;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -44,13 +45,14 @@ class SlotHistorySerializationTest {
       SlotForecast after = forecaster.forecast(restored, at(slot), calendar);
       assertThat(after).isEqualTo(before);
     }
-    assertThat(restored.peak(date("2026-11-15"), 14)).isEqualTo(original.peak(date("2026-11-15"), 14));
+    assertThat(restored.peak(date("2026-11-15"), 14))
+        .isEqualTo(original.peak(date("2026-11-15"), 14));
   }
 
   @Test
   void shouldKeepTheZoneAndSlotLengthThroughBytes() {
     SlotHistory original = SlotHistory.empty("svc",
-        new io.tideline.core.slots.SlotGrid(Duration.ofMinutes(10), ZoneId.of("Asia/Shanghai")),
+        new SlotGrid(Duration.ofMinutes(10), ZoneId.of("Asia/Shanghai")),
         0.02);
     original.record(Instant.parse("2026-11-02T00:05:00Z"), 4);
 
