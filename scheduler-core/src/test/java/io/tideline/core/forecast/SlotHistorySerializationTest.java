@@ -65,6 +65,21 @@ class SlotHistorySerializationTest {
   }
 
   @Test
+  void shouldFitAFullWindowInOneKafkaRecord() {
+    // 14 days x 96 slots, one sample a minute spread over 10-120 GPUs.
+    SlotHistory full = history().build();
+    Instant start = Instant.parse("2026-11-02T00:00:00Z");
+    for (int minute = 0; minute < 14 * 24 * 60; minute++) {
+      full.record(start.plusSeconds(60L * minute), 10 + (minute * 37) % 111);
+    }
+
+    int size = full.toBytes().length;
+
+    System.out.printf("[F1] full 14-day history of one service: %,d bytes%n", size);
+    assertThat(size).isLessThan(1_000_000); // Kafka's default max.message.bytes is ~1 MB
+  }
+
+  @Test
   void shouldRejectBytesThatAreNotAHistory() {
     byte[] good = history().on(date("2026-11-02"), LocalTime.NOON, 1).build().toBytes();
 
