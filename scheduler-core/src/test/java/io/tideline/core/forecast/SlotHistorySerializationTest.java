@@ -1,0 +1,139 @@
+package io.tideline.core.forecast;
+
+import static io.tideline.core.forecast.Scenario.UTC;
+import static io.tideline.core.forecast.Scenario.at;
+import static io.tideline.core.forecast.Scenario.date;
+import static io.tideline.core.forecast.Scenario.history;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tideline.core.slots.SlotGrid;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class SlotHistorySerializationTest {
+
+  private final SlotForecaster forecaster = new SlotForecaster(ForecastConfig.DEFAULTS);
+
+  @Test
+  void shouldRoundTripThroughBytesWithIdenticalForecasts() {
+    HolidayCalendar calendar = HolidayCalendar.of(UTC, date("2026-11-11"));
+    SlotHistory original = history()
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(8, 0), 3, 7.5, 12, 0, 40)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(23, 45), 1, 2)
+        .build();
+
+    byte[] bytes = original.toBytes();
+    SlotHistory restored = SlotHistory.fromBytes(bytes);
+
+    assertThat(restored.serviceId()).isEqualTo(original.serviceId());
+    assertThat(restored.grid()).isEqualTo(original.grid());
+    assertThat(restored.days()).isEqualTo(original.days());
+    assertThat(restored.toBytes()).isEqualTo(bytes);
+    for (String slot : List.of("2026-11-16T08:00:00Z", "2026-11-16T23:45:00Z")) {
+      SlotForecast before = forecaster.forecast(original, at(slot), calendar);
+      SlotForecast after = forecaster.forecast(restored, at(slot), calendar);
+      assertThat(after).isEqualTo(before);
+    }
+    assertThat(restored.peak(date("2026-11-15"), 14))
+        .isEqualTo(original.peak(date("2026-11-15"), 14));
+  }
+
+  @Test
+  void shouldKeepTheZoneAndSlotLengthThroughBytes() {
+    SlotHistory original = SlotHistory.empty("svc",
+        new SlotGrid(Duration.ofMinutes(10), ZoneId.of("Asia/Shanghai")),
+        0.02);
+    original.record(Instant.parse("2026-11-02T00:05:00Z"), 4);
+
+    SlotHistory restored = SlotHistory.fromBytes(original.toBytes());
+
+    assertThat(restored.grid().zone()).isEqualTo(ZoneId.of("Asia/Shanghai"));
+    assertThat(restored.grid().slotLength()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(restored.relativeAccuracy()).isEqualTo(0.02);
+    assertThat(restored.days()).containsExactly(date("2026-11-02"));
+  }
+
+  @Test
+  void shouldFitAFullWindowInOneKafkaRecord() {
+    // 14 days x 96 slots, one sample a minute spread over 10-120 GPUs.
+    SlotHistory full = history().build();
+    Instant start = Instant.parse("2026-11-02T00:00:00Z");
+    for (int minute = 0; minute < 14 * 24 * 60; minute++) {
+      full.record(start.plusSeconds(60L * minute), 10 + (minute * 37) % 111);
+    }
+
+    int size = full.toBytes().length;
+
+    System.out.printf("[F1] full 14-day history of one service: %,d bytes%n", size);
+    assertThat(size).isLessThan(1_000_000); // Kafka's default max.message.bytes is ~1 MB
+  }
+
+  @Test
+  void shouldRejectBytesThatAreNotAHistory() {
+    byte[] good = history().on(date("2026-11-02"), LocalTime.NOON, 1).build().toBytes();
+
+    assertThatThrownBy(() -> SlotHistory.fromBytes(new byte[] {1, 2, 3}))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SlotHistory.fromBytes(Arrays.copyOf(good, good.length - 3)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SlotHistory.fromBytes(Arrays.copyOf(good, good.length + 1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trailing");
+  }
+
+  @Property(tries = 50)
+  void roundTripPreservesEveryQuantile(
+      @ForAll @Size(min = 1, max = 200) List<@DoubleRange(min = 0, max = 5000) Double> samples,
+      @ForAll @IntRange(min = 0, max = 95) int slot) {
+    SlotHistory original = history().build();
+    Instant start = date("2026-11-02").atStartOfDay(UTC).toInstant()
+        .plus(Duration.ofMinutes(15L * slot));
+    for (int i = 0; i < samples.size(); i++) {
+      original.record(start.plusSeconds(i % 900), samples.get(i));
+    }
+
+    SlotHistory restored = SlotHistory.fromBytes(original.toBytes());
+
+    Instant target = start.plus(Duration.ofDays(1));
+    HolidayCalendar none = HolidayCalendar.none(UTC);
+    assertThat(forecaster.forecast(restored, target, none))
+        .isEqualTo(forecaster.forecast(original, target, none));
+  }
+
+  @Property(tries = 50)
+  void quantilesStayWithinTheSketchRelativeAccuracy(
+      @ForAll @Size(min = 1, max = 300) List<@IntRange(min = 1, max = 4096) Integer> gpus) {
+    SlotHistory history = history().build();
+    Instant start = Instant.parse("2026-11-02T08:00:00Z");
+    for (int i = 0; i < gpus.size(); i++) {
+      history.record(start.plusSeconds(i % 900), gpus.get(i));
+    }
+    int[] sorted = gpus.stream().mapToInt(Integer::intValue).sorted().toArray();
+
+    SlotForecast f = forecaster.forecast(history, Instant.parse("2026-11-03T08:00:00Z"),
+        HolidayCalendar.none(UTC));
+
+    for (Quantile q : Quantile.values()) {
+      // DDSketch's rank convention: the value of rank floor(q * (n - 1)).
+      double exact = sorted[(int) Math.floor(q.level() * (sorted.length - 1))];
+      assertThat(f.value(q)).as(q.name())
+          .isBetween(exact * (1 - 0.01) - 1e-9, exact * (1 + 0.01) + 1e-9);
+      if (exact < 50) { // below 1/(2α) whole GPUs are recovered exactly
+        assertThat(f.wholeGpus(q)).as(q.name() + " whole").isEqualTo((int) exact);
+      } else { // never below, at most 2α above
+        assertThat(f.wholeGpus(q)).as(q.name() + " whole")
+            .isBetween((int) exact, (int) Math.ceil(exact * 1.01 / 0.99));
+      }
+    }
+  }
+}
