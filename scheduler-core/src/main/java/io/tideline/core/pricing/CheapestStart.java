@@ -66,26 +66,30 @@ public final class CheapestStart {
       }
       cursor = b;
     }
-    // 2. Price each; keep the cheapest, the earliest on a tie.
+    // 2. Price each exactly (no per-record rounding); keep the cheapest, the earliest on a tie.
     Instant best = null;
-    BigDecimal bestCost = null;
-    BigDecimal atEarliest = null;
+    BigDecimal bestExact = null;
     for (Instant s : candidates) {
-      BigDecimal cost = UsageMeter.total(
-          meter.meter("", jobId, gpuModel, gpus, basis, s, s.plus(len), slots));
-      if (s.equals(first)) {
-        atEarliest = cost;
-      }
-      if (bestCost == null || cost.compareTo(bestCost) < 0) {
+      BigDecimal cost = meter.exactCost(gpuModel, gpus, basis, s, s.plus(len), slots);
+      if (bestExact == null || cost.compareTo(bestExact) < 0) {
         best = s;
-        bestCost = cost;
+        bestExact = cost;
       }
     }
+    // 3. Report what the bill will say (rounded per usage record) for the choice and for now.
+    BigDecimal bestCost = billed(jobId, gpuModel, gpus, basis, best, len, slots);
+    BigDecimal atEarliest = billed(jobId, gpuModel, gpus, basis, first, len, slots);
     trace.add(new TraceEntry(jobId, "B2 cheapest start", "start " + best,
         candidates.size() + " candidate starts in [" + first + ", " + latest + "]; cost "
             + bestCost.toPlainString() + " vs " + atEarliest.toPlainString() + " at " + first));
     return new StartChoice(true, best, best.plus(len), bestCost, atEarliest, candidates.size(),
         trace);
+  }
+
+  private BigDecimal billed(String jobId, String gpuModel, double gpus, ChargeBasis basis,
+      Instant start, Duration len, SlotMap slots) {
+    return UsageMeter.total(meter.meter("", jobId, gpuModel, gpus, basis, start, start.plus(len),
+        slots));
   }
 
   private static void addIfIn(TreeSet<Instant> set, Instant t, Instant first, Instant latest) {

@@ -68,6 +68,22 @@ public final class UsageMeter {
         .setScale(AMOUNT_SCALE, RoundingMode.HALF_EVEN).stripTrailingZeros();
   }
 
+  /**
+   * A run's cost before the per-record rounding of the bill, to 12 decimals: the sum of price × GPUs
+   * × seconds over the pieces, divided by 3600 once. Comparing starts with it is free of rounding
+   * noise (B2).
+   */
+  public BigDecimal exactCost(String gpuModel, double gpus, ChargeBasis basis, Instant from,
+      Instant to, SlotMap slots) {
+    BigDecimal gpuPriceSeconds = BigDecimal.ZERO;
+    for (UsageRecord u : meter("", "", gpuModel, gpus, basis, from, to, slots)) {
+      long seconds = Duration.between(u.from(), u.to()).toSeconds();
+      gpuPriceSeconds = gpuPriceSeconds.add(u.pricePerGpuHour().multiply(BigDecimal.valueOf(gpus))
+          .multiply(BigDecimal.valueOf(seconds)));
+    }
+    return gpuPriceSeconds.divide(SECONDS_PER_HOUR, 12, RoundingMode.HALF_EVEN);
+  }
+
   /** Sum of the amounts of a run's records. */
   public static BigDecimal total(List<UsageRecord> records) {
     return records.stream().map(UsageRecord::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
