@@ -38,12 +38,13 @@ public final class FairShareRanking {
   public Ranking rank(QuotaDefinition def, QuotaLedger ledger, Map<String, Instant> oldestWaiting,
       Instant now) {
     List<QueueStanding> standings = new ArrayList<>();
+    Map<String, Double> decayed = ledger.decayedUsages(now);
     for (Map.Entry<String, Instant> e : new TreeMap<>(oldestWaiting).entrySet()) {
       QuotaNode q = def.node(e.getKey()).orElseThrow(
           () -> new IllegalArgumentException("unknown queue " + e.getKey()));
       double used = ledger.usage(q.path()).guaranteedUsed();
       boolean below = Gpus.positive(q.guaranteedGpus() - used);
-      double hours = ledger.decayedUsage(q.path(), now) / 3600.0;
+      double hours = decayed.getOrDefault(q.path(), 0.0) / 3600.0;
       standings.add(new QueueStanding(q.path(), below, q.guaranteedGpus(), used, hours,
           q.weight(), e.getValue()));
     }

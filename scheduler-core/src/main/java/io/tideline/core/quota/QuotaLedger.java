@@ -140,6 +140,19 @@ public final class QuotaLedger {
         .mapToDouble(e -> e.getValue().borrowedUsed()).sum());
   }
 
+  /** Every queue's decayed usage at {@code now} in GPU-seconds (Q4), in one sweep, by path. */
+  public SortedMap<String, Double> decayedUsages(Instant now) {
+    TreeMap<String, Double> out = new TreeMap<>();
+    history.forEach((q, h) -> out.put(q, h.at(now, halfLife).gpuSeconds()));
+    for (Allocation a : allocations.values()) {
+      if (now.isAfter(a.admittedAt())) {
+        out.merge(a.queue(),
+            DecayedUsage.runContribution(a.gpus(), a.admittedAt(), now, halfLife), Double::sum);
+      }
+    }
+    return Collections.unmodifiableSortedMap(out);
+  }
+
   /**
    * A queue's decayed usage at {@code now} in GPU-seconds (Q4): completed runs from the history plus
    * its running jobs accrued up to {@code now}.

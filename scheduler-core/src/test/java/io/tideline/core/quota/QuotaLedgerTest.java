@@ -87,6 +87,22 @@ class QuotaLedgerTest {
   }
 
   @Test
+  void shouldSweepEveryQueuesDecayedUsageAsIfAskedOneByOne() {
+    QuotaLedger l = ledger()
+        .admit(new Allocation("a", SEARCH_TRAINING, 4, 0, T0.minusSeconds(7200)))
+        .release("a", T0.minusSeconds(3600))
+        .admit(new Allocation("b", SEARCH_TRAINING, 1, 1, T0.minusSeconds(600)))
+        .admit(new Allocation("c", ADS_TRAINING, 3, 0, T0.minusSeconds(60)));
+    java.time.Instant later = T0.plus(Duration.ofDays(2));
+
+    assertThat(l.decayedUsages(later)).containsOnlyKeys(SEARCH_TRAINING, ADS_TRAINING);
+    assertThat(l.decayedUsages(later).get(SEARCH_TRAINING))
+        .isCloseTo(l.decayedUsage(SEARCH_TRAINING, later), within(1e-6));
+    assertThat(l.decayedUsages(later).get(ADS_TRAINING))
+        .isCloseTo(l.decayedUsage(ADS_TRAINING, later), within(1e-6));
+  }
+
+  @Test
   void shouldPreemptABorrowerAndApplyAnAdmittingVerdict() {
     QuotaLedger l = ledger().admit(new Allocation("b", ADS_TRAINING, 0, 4, T0));
     AdmissionVerdict v = new AdmissionVerdict("g", SEARCH_TRAINING, Verdict.GUARANTEED, 8, 0,
