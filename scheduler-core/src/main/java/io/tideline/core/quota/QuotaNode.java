@@ -1,6 +1,7 @@
 package io.tideline.core.quota;
 
 import io.tideline.core.model.WorkloadClass.Lane;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -31,9 +32,10 @@ public record QuotaNode(
     Set<PreemptionGrant> preemptionGrants) {
 
   public QuotaNode {
+    // An unmodifiable EnumSet keeps declaration order, so traces read the same on every JVM.
     preemptionGrants = preemptionGrants == null ? null
-        : preemptionGrants.isEmpty() ? Set.of()
-        : Set.copyOf(EnumSet.copyOf(preemptionGrants));
+        : Collections.unmodifiableSet(preemptionGrants.isEmpty()
+            ? EnumSet.noneOf(PreemptionGrant.class) : EnumSet.copyOf(preemptionGrants));
   }
 
   public static QuotaNode organisation(String path, double floor, double borrowCap) {

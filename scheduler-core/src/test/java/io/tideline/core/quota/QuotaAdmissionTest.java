@@ -188,6 +188,8 @@ class QuotaAdmissionTest {
       AdmissionVerdict v = decide(job("t").gpus(2).wantsPreemptionRight(), ledger());
 
       assertThat(v.verdict()).isEqualTo(Verdict.REJECTED);
+      assertThat(v.trace()).last().extracting(TraceEntry::detail).isEqualTo("requested by a "
+          + "TRAINING job; acme/search/ranking/training grants [ONLINE_INFERENCE, CRITICAL_JOBS]");
     }
 
     @Test
