@@ -107,16 +107,14 @@ public final class QuotaAdmission {
       d.trace(n.path(), "Q3 borrowing cap", "within", capDetail);
     }
     // 7. The shared pool must have room once this queue's free floor is consumed.
-    Allocation alloc = new Allocation(job.jobId(), queue.path(), freeFloor, borrow, now);
-    QuotaLedger after = ledger.admit(alloc);
-    SharedPool before = SharedPool.of(def, ledger);
-    SharedPool pool = SharedPool.of(def, after);
+    SharedPool pool = SharedPool.ifAdmitted(def, ledger, queue.path(), freeFloor, borrow);
+    double usedAfter = ledger.totalUsed() + demand;
     String poolDetail = "borrowable " + Gpus.fmt(pool.borrowableGpus()) + " (pool "
         + Gpus.fmt(pool.poolGpus()) + " + lendable " + Gpus.fmt(pool.lendableGpus())
-        + "), borrowed " + Gpus.fmt(before.borrowedGpus()) + " + " + Gpus.fmt(borrow);
-    if (pool.freeGpus() < -Gpus.EPS || after.totalUsed() > ledger.fleetGpus() + Gpus.EPS) {
+        + "), borrowed " + Gpus.fmt(ledger.totalBorrowed()) + " + " + Gpus.fmt(borrow);
+    if (pool.freeGpus() < -Gpus.EPS || usedAfter > ledger.fleetGpus() + Gpus.EPS) {
       return d.queued("shared pool contended", "Q3 shared pool", poolDetail,
-          Gpus.fmt(-Math.min(pool.freeGpus(), ledger.fleetGpus() - after.totalUsed()))
+          Gpus.fmt(-Math.min(pool.freeGpus(), ledger.fleetGpus() - usedAfter))
               + " GPUs freed in the shared pool (waiting queues are served in fair-share order)");
     }
     d.trace(queue.path(), "Q3 shared pool", "borrowed", poolDetail);
@@ -128,8 +126,14 @@ public final class QuotaAdmission {
   private AdmissionVerdict guaranteed(Decision d, QuotaDefinition def, QuotaLedger ledger,
       double demand) {
     String jobId = d.job.jobId();
-    QuotaLedger l = ledger.admit(new Allocation(jobId, d.queue, demand, 0, d.now));
     List<String> victims = new ArrayList<>();
+    SharedPool ifAdmitted = SharedPool.ifAdmitted(def, ledger, d.queue, demand, 0);
+    if (ifAdmitted.freeGpus() >= -Gpus.EPS
+        && ledger.totalUsed() + demand <= ledger.fleetGpus() + Gpus.EPS) {
+      return d.admit(Verdict.GUARANTEED, demand, 0, victims,
+          "within the guarantee of " + d.queue + ": non-preemptible");
+    }
+    QuotaLedger l = ledger.admit(new Allocation(jobId, d.queue, demand, 0, d.now));
     // Reclaim: while borrowers hold more than may be lent, preempt the biggest queue's youngest.
     while (overdrawn(def, l)) {
       QuotaLedger current = l;

@@ -20,6 +20,7 @@ public final class QuotaDefinition {
   private final List<QuotaNode> nodes;
   private final TreeMap<String, QuotaNode> byPath = new TreeMap<>();
   private final TreeMap<String, List<QuotaNode>> children = new TreeMap<>();
+  private final double queueFloorSum;
 
   private QuotaDefinition(String version, List<QuotaNode> nodes) {
     this.version = version;
@@ -35,6 +36,9 @@ public final class QuotaDefinition {
         children.computeIfAbsent(parent, k -> new ArrayList<>()).add(n);
       }
     }
+    children.replaceAll((k, v) -> List.copyOf(v));
+    queueFloorSum = byPath.values().stream().filter(n -> n.kind() == NodeKind.QUEUE)
+        .mapToDouble(QuotaNode::guaranteedGpus).sum();
   }
 
   /** A definition from its nodes, in any order. */
@@ -66,7 +70,7 @@ public final class QuotaDefinition {
 
   /** Direct children of a node, by path. */
   public List<QuotaNode> children(String path) {
-    return List.copyOf(children.getOrDefault(path, List.of()));
+    return children.getOrDefault(path, List.of());
   }
 
   /** Every queue (leaf that holds usage), by path. */
@@ -119,6 +123,6 @@ public final class QuotaDefinition {
 
   /** Sum of all queue floors: the GPUs held as guarantees. */
   public double queueFloorSum() {
-    return queues().stream().mapToDouble(QuotaNode::guaranteedGpus).sum();
+    return queueFloorSum;
   }
 }

@@ -16,9 +16,19 @@ public record SharedPool(double poolGpus, double lendableGpus, double borrowedGp
 
   /** The pool as it stands for a definition and a ledger. */
   public static SharedPool of(QuotaDefinition def, QuotaLedger ledger) {
+    return ifAdmitted(def, ledger, null, 0, 0);
+  }
+
+  /**
+   * The pool as it would stand if {@code queue} used {@code guaranteed} more GPUs of its floor and
+   * borrowed {@code borrowed} more: an admission's what-if without copying the ledger.
+   */
+  public static SharedPool ifAdmitted(QuotaDefinition def, QuotaLedger ledger, String queue,
+      double guaranteed, double borrowed) {
     double pool = Math.max(0, ledger.fleetGpus() - def.queueFloorSum());
-    double lendable = def.root().map(r -> lendable(def, ledger, r)).orElse(0.0);
-    return new SharedPool(Gpus.snap(pool), Gpus.snap(lendable), ledger.totalBorrowed());
+    double lendable = def.root().map(r -> lendable(def, ledger, r, queue, guaranteed)).orElse(0.0);
+    return new SharedPool(Gpus.snap(pool), Gpus.snap(lendable),
+        Gpus.snap(ledger.totalBorrowed() + borrowed));
   }
 
   /** Everything borrowers may hold at once. */
@@ -31,15 +41,17 @@ public record SharedPool(double poolGpus, double lendableGpus, double borrowedGp
     return Gpus.snap(borrowableGpus() - borrowedGpus);
   }
 
-  private static double lendable(QuotaDefinition def, QuotaLedger ledger, QuotaNode n) {
+  private static double lendable(QuotaDefinition def, QuotaLedger ledger, QuotaNode n,
+      String queue, double extra) {
     double own;
     if (n.kind() == NodeKind.QUEUE) {
-      own = Math.max(0, n.guaranteedGpus() - ledger.usage(n.path()).guaranteedUsed());
+      double used = ledger.usage(n.path()).guaranteedUsed() + (n.path().equals(queue) ? extra : 0);
+      own = Math.max(0, n.guaranteedGpus() - used);
     } else {
       List<QuotaNode> kids = def.children(n.path());
       own = 0;
       for (QuotaNode k : kids) {
-        own += lendable(def, ledger, k);
+        own += lendable(def, ledger, k, queue, extra);
       }
     }
     return Math.min(n.lendLimitGpus(), own);

@@ -167,6 +167,24 @@ class QuotaAdmissionTest {
   }
 
   @Nested
+  class PoolWhatIf {
+
+    @Test
+    void shouldForeseeThePoolAnAdmissionLeavesWithoutCopyingTheLedger() {
+      QuotaLedger l = ledger()
+          .admit(new Allocation("a", ADS_TRAINING, 8, 3, T0))
+          .admit(new Allocation("b", SEARCH_TRAINING, 2, 0, T0));
+
+      SharedPool foreseen = SharedPool.ifAdmitted(def, l, SEARCH_TRAINING, 5, 2);
+      SharedPool actual = SharedPool.of(def, l.admit(new Allocation("c", SEARCH_TRAINING, 5, 2, T0)));
+
+      assertThat(foreseen).isEqualTo(actual);
+      assertThat(actual.lendableGpus()).isEqualTo(1 + 4); // search training 8 − 7, ads batch 4
+      assertThat(actual.freeGpus()).isEqualTo(16 + 5 - 5);
+    }
+  }
+
+  @Nested
   class Entitlements {
 
     @Test
