@@ -1,0 +1,42 @@
+package io.tideline.core.pricing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+
+/**
+ * Which slot class holds at an instant, and where the next change may happen: metering splits a run
+ * at those boundaries (B1). Implementations: {@link DailySlotSchedule}, or
+ * {@link #sampled(Function, Duration)} around any function of time.
+ */
+public interface SlotMap {
+
+  /** The slot class in force at {@code t}. */
+  SlotClass slotAt(Instant t);
+
+  /** The first instant strictly after {@code t} at which the class may change. */
+  Instant nextBoundaryAfter(Instant t);
+
+  /**
+   * A slot map from a plain function, assuming the class only changes at multiples of {@code step}
+   * since the epoch (e.g. the forecaster's 10- or 15-minute slots).
+   */
+  static SlotMap sampled(Function<Instant, SlotClass> slotOf, Duration step) {
+    long stepSeconds = step.toSeconds();
+    if (stepSeconds <= 0) {
+      throw new IllegalArgumentException("step must be at least one second");
+    }
+    return new SlotMap() {
+      @Override
+      public SlotClass slotAt(Instant t) {
+        return slotOf.apply(t);
+      }
+
+      @Override
+      public Instant nextBoundaryAfter(Instant t) {
+        long s = Math.floorDiv(t.getEpochSecond(), stepSeconds) * stepSeconds;
+        return Instant.ofEpochSecond(s + stepSeconds);
+      }
+    };
+  }
+}
