@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.slots.SlotClass;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +33,7 @@ public final class CheapestStart {
    * @param deadline latest useful completion
    */
   public StartChoice find(String jobId, Duration duration, Instant earliest, Instant deadline,
-      double gpus, String gpuModel, ChargeBasis basis, SlotMap slots) {
+      double gpus, String gpuModel, ChargeBasis basis, SlotTimeline slots) {
     List<TraceEntry> trace = new ArrayList<>();
     Instant first = earliest.truncatedTo(ChronoUnit.SECONDS);
     if (earliest.isAfter(first)) {
@@ -87,7 +88,7 @@ public final class CheapestStart {
   }
 
   private BigDecimal billed(String jobId, String gpuModel, double gpus, ChargeBasis basis,
-      Instant start, Duration len, SlotMap slots) {
+      Instant start, Duration len, SlotTimeline slots) {
     return UsageMeter.total(meter.meter("", jobId, gpuModel, gpus, basis, start, start.plus(len),
         slots));
   }

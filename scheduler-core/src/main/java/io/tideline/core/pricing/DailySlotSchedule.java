@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.slots.SlotClass;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  * A slot map that repeats every day in a time zone: each entry is the local time a class starts.
  * The forecaster's slot engine (F4) re-derives it periodically; pricing takes it as given.
  */
-public final class DailySlotSchedule implements SlotMap {
+public final class DailySlotSchedule implements SlotTimeline {
 
   /**
    * Requirement F4's example day: 00:00 deep trough, 06:00 morning peak, 10:00 flat, 18:00 evening

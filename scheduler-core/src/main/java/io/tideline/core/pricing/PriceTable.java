@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.slots.SlotClass;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.slots.SlotClass;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -32,7 +33,7 @@ public final class UsageMeter {
    * @param gpus GPUs held over the run (a fractional instance counts by its share)
    */
   public List<UsageRecord> meter(String tenant, String jobId, String gpuModel, double gpus,
-      ChargeBasis basis, Instant from, Instant to, SlotMap slots) {
+      ChargeBasis basis, Instant from, Instant to, SlotTimeline slots) {
     Instant start = from.truncatedTo(ChronoUnit.SECONDS);
     Instant end = to.truncatedTo(ChronoUnit.SECONDS);
     List<UsageRecord> out = new ArrayList<>();
@@ -74,7 +75,7 @@ public final class UsageMeter {
    * noise (B2).
    */
   public BigDecimal exactCost(String gpuModel, double gpus, ChargeBasis basis, Instant from,
-      Instant to, SlotMap slots) {
+      Instant to, SlotTimeline slots) {
     BigDecimal gpuPriceSeconds = BigDecimal.ZERO;
     for (UsageRecord u : meter("", "", gpuModel, gpus, basis, from, to, slots)) {
       long seconds = Duration.between(u.from(), u.to()).toSeconds();

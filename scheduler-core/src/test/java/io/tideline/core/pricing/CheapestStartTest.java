@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class CheapestStartTest {
 
   final CheapestStart cheapest = new CheapestStart(PricingConfig.DEFAULTS);
-  final SlotMap day = DailySlotSchedule.EXAMPLE;
+  final SlotTimeline day = DailySlotSchedule.EXAMPLE;
 
   @Test
   void shouldMoveANonUrgentJobIntoTheDeepTrough() {

@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.slots.SlotClass;
 import static io.tideline.core.pricing.PricingTestKit.DAY;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,15 +24,15 @@ class MeteringInvariantsTest {
   final UsageMeter meter = PricingTestKit.meter();
 
   @Provide
-  Arbitrary<SlotMap> slots() {
-    return Arbitraries.longs().between(0, Long.MAX_VALUE).map(seed -> SlotMap.sampled(
+  Arbitrary<SlotTimeline> slots() {
+    return Arbitraries.longs().between(0, Long.MAX_VALUE).map(seed -> SlotTimeline.sampled(
         t -> SlotClass.values()[(int) Math.floorMod(
             (t.getEpochSecond() / 900) * 0x9E3779B97F4A7C15L ^ seed, 4L)],
         Duration.ofMinutes(15)));
   }
 
   @Provide
-  Arbitrary<SlotMap> days() {
+  Arbitrary<SlotTimeline> days() {
     return Arbitraries.of(DailySlotSchedule.EXAMPLE);
   }
 
@@ -40,7 +41,7 @@ class MeteringInvariantsTest {
       @ForAll @LongRange(min = 0, max = 7 * 86_400_000L) long startMillis,
       @ForAll @LongRange(min = 0, max = 3 * 86_400_000L) long lengthMillis,
       @ForAll @IntRange(min = 1, max = 64) int gpus,
-      @ForAll("slots") SlotMap slots) {
+      @ForAll("slots") SlotTimeline slots) {
     Instant from = DAY.plusMillis(startMillis);
     Instant to = from.plusMillis(lengthMillis);
 
@@ -68,7 +69,7 @@ class MeteringInvariantsTest {
       @ForAll @IntRange(min = 60, max = 12 * 3600) int durationSeconds,
       @ForAll @IntRange(min = 0, max = 24 * 3600) int slack,
       @ForAll @IntRange(min = 0, max = 1000) int otherPermille,
-      @ForAll("slots") SlotMap slots) {
+      @ForAll("slots") SlotTimeline slots) {
     CheapestStart cheapest = new CheapestStart(PricingConfig.DEFAULTS);
     Instant earliest = DAY.plusSeconds(earliestOffset);
     Duration duration = Duration.ofSeconds(durationSeconds);

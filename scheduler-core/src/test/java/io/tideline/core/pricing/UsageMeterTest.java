@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.slots.SlotClass;
 import static io.tideline.core.pricing.PricingTestKit.at;
 import static io.tideline.core.pricing.PricingTestKit.meter;
 import static io.tideline.core.pricing.PricingTestKit.nextDay;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class UsageMeterTest {
 
-  final SlotMap day = DailySlotSchedule.EXAMPLE;
+  final SlotTimeline day = DailySlotSchedule.EXAMPLE;
 
   @Test
   void shouldSplitARunAtTheMorningPeakBoundaryAndPriceEachPiece() {
@@ -88,7 +89,7 @@ class UsageMeterTest {
 
   @Test
   void shouldMergeBoundariesThatDoNotChangeTheClass() {
-    SlotMap alwaysTrough = SlotMap.sampled(t -> SlotClass.TROUGH, Duration.ofMinutes(15));
+    SlotTimeline alwaysTrough = SlotTimeline.sampled(t -> SlotClass.TROUGH, Duration.ofMinutes(15));
 
     assertThat(meter().meter("s", "j", null, 2, ChargeBasis.ON_DEMAND, at("01:07:00"),
         at("05:07:00"), alwaysTrough)).singleElement()
