@@ -1,0 +1,39 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+
+/**
+ * Creates the topics of the catalogue (platform/src/main/resources/tideline/topics.csv) that are
+ * missing, in one admin call. Run by ./tideline up as a single-file program:
+ * java -cp '.tideline/kafka/libs/*' deploy/local/CreateTopics.java BOOTSTRAP CATALOGUE
+ */
+public class CreateTopics {
+  public static void main(String[] args) throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", args[0]);
+    List<NewTopic> wanted = new ArrayList<>();
+    for (String line : Files.readAllLines(Path.of(args[1]))) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] f = line.split(",", -1);
+      wanted.add(new NewTopic(f[0].trim(), Integer.parseInt(f[1].trim()), (short) 1)
+          .configs(Map.of("cleanup.policy", f[2].trim())));
+    }
+    try (Admin admin = Admin.create(p)) {
+      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
+      if (!missing.isEmpty()) {
+        admin.createTopics(missing).all().get(60, TimeUnit.SECONDS);
+      }
+      System.out.println("topics: " + wanted.size() + " in catalogue, " + missing.size() + " created");
+    }
+  }
+}
