@@ -37,7 +37,7 @@ import java.util.TreeMap;
  *       {@linkplain Reservation#permits permits} the job (F2). Whole-GPU jobs take idle GPUs only.
  *   <li><b>Smallest domain first (T1).</b> Levels NODE → NVLINK_ISLAND → ASW → PSW → DSW →
  *       CLUSTER are tried in order; the first level with a domain that fits wins. Among fitting
- *       domains the best fit wins (fewest usable GPUs, then domain key). Beyond ASW the decision
+ *       domains the best fit wins (fewest usable GPUs, then fewest idle GPUs, then domain key). Beyond ASW the decision
  *       is {@code crossDomain} and the score pays the bandwidth penalty per switch tier.
  *   <li><b>Best fit inside the domain.</b> Recursively: if a child domain can hold the rest, take
  *       the tightest such child; otherwise fill the largest child completely and continue. At a
@@ -293,12 +293,15 @@ public final class Placer {
       for (TopologyLevel level : LEVELS) {
         int domains = topo.domainCount(level);
         long[] sum = new long[domains];
+        long[] raw = new long[domains];
         for (int n = 0; n < usable.length; n++) {
           sum[topo.domainOf(level, n)] += usable[n];
+          raw[topo.domainOf(level, n)] += idle[n];
         }
         int best = -1;
         for (int d = 0; d < domains; d++) {
-          if (sum[d] >= gpus && (best < 0 || sum[d] < sum[best])) {
+          if (sum[d] >= gpus && (best < 0 || sum[d] < sum[best]
+              || (sum[d] == sum[best] && raw[d] < raw[best]))) {
             best = d;
           }
         }
@@ -314,7 +317,7 @@ public final class Placer {
         for (int k = 0; k < topo.memberCount(level, best); k++) {
           members.add(topo.member(level, best, k));
         }
-        fill(level, members, gpus, usable, sel);
+        fill(level, members, gpus, usable, idle, sel);
         return sel;
       }
       throw new IllegalStateException("CLUSTER level must fit when usable total suffices");
@@ -334,6 +337,7 @@ public final class Placer {
       TopologyLevel child = LEVELS[level.ordinal() - 1];
       TreeMap<Integer, List<Integer>> children = new TreeMap<>();
       TreeMap<Integer, Long> sums = new TreeMap<>();
+      TreeMap<Integer, Long> raws = new TreeMap<>();
       for (int n : nodes) {
         if (usable[n] == 0) {
           continue;
@@ -341,16 +345,20 @@ public final class Placer {
         int d = topo.domainOf(child, n);
         children.computeIfAbsent(d, x -> new ArrayList<>()).add(n);
         sums.merge(d, (long) usable[n], Long::sum);
+        raws.merge(d, (long) idle[n], Long::sum);
       }
       int rest = need;
       while (rest > 0) {
-        // 2. tightest child holding the rest, else the largest child
+        // 2. tightest child holding the rest (fewest usable, then fewest idle GPUs), else the
+        //    largest child
         int fit = -1;
         int largest = -1;
         for (Map.Entry<Integer, Long> e : sums.entrySet()) {
           long s = e.getValue();
-          if (s >= rest && (fit < 0 || s < sums.get(fit))) {
-            fit = e.getKey();
+          int d = e.getKey();
+          if (s >= rest && (fit < 0 || s < sums.get(fit)
+              || (s == sums.get(fit) && raws.get(d) < raws.get(fit)))) {
+            fit = d;
           }
           if (largest < 0 || s > sums.get(largest)) {
             largest = e.getKey();
@@ -358,7 +366,7 @@ public final class Placer {
         }
         int pick = fit >= 0 ? fit : largest;
         int amount = (int) Math.min(rest, sums.get(pick));
-        fill(child, children.get(pick), amount, usable, sel);
+        fill(child, children.get(pick), amount, usable, idle, sel);
         rest -= amount;
         sums.remove(pick);
       }
