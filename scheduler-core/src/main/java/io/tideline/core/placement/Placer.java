@@ -328,7 +328,7 @@ public final class Placer {
      * domain that holds the rest, else the largest child completely, then repeat.
      */
     private void fill(TopologyLevel level, List<Integer> nodes, int need, int[] usable,
-        Selection sel) {
+        int[] idle, Selection sel) {
       if (level == TopologyLevel.NODE) {
         sel.take.merge(nodes.get(0), need, Integer::sum);
         return;
