@@ -67,8 +67,7 @@ public final class ActiveDefragPlanner {
         .thenComparing(NodeFragmentation::nodeId));
     ClusterSnapshot hyp = snapshot;
     double stranded = index.strandedGpus(hyp);
-    double spent = 0;
-    List<Migration> out = new ArrayList<>();
+    MigrationList out = new MigrationList();
     TreeSet<String> evacuated = new TreeSet<>();
     TreeMap<String, Integer> skipped = new TreeMap<>();
     for (NodeFragmentation stale : order) {
@@ -78,6 +77,7 @@ public final class ActiveDefragPlanner {
           hyp.topology().indexOf(f.nodeId()))) {
         continue;
       }
+      double spent = out.gpuShare();
       if (budget - spent <= ClusterSnapshot.SHARE_EPSILON
           || out.size() >= config.maxMigrationsPerPlan()) {
         break;
@@ -89,7 +89,9 @@ public final class ActiveDefragPlanner {
             Integer::sum);
         continue;
       }
-      double cost = jobs.stream().mapToDouble(Allocation::gpuShare).sum();
+      TreeMap<String, Double> shares = new TreeMap<>();
+      jobs.forEach(a -> shares.put(a.jobId(), a.gpuShare()));
+      double cost = out.addedCost(shares);
       if (spent + cost > budget + ClusterSnapshot.SHARE_EPSILON
           || out.size() + jobs.size() > config.maxMigrationsPerPlan()) {
         skipped.merge("emptying it would exceed the T4 budget or the per-plan cap", 1,
@@ -125,8 +127,7 @@ public final class ActiveDefragPlanner {
       trace.add(new TraceEntry(f.nodeId(), "T3 active defrag", "evacuate", String.format(
           Locale.ROOT, "index %.2f, %d job(s), %.2f GPUs moved; stranded GPUs %.2f → %.2f",
           f.index(), moves.size(), cost, stranded, strandedAfter)));
-      out.addAll(moves);
-      spent += cost;
+      moves.forEach(out::add);
       stranded = strandedAfter;
       hyp = trial;
       evacuated.add(f.nodeId());
@@ -134,7 +135,7 @@ public final class ActiveDefragPlanner {
     skipped.forEach((why, count) -> trace.add(new TraceEntry(count + " node(s)",
         "T3 active defrag", "skipped", why)));
     double after = index.cluster(hyp).index();
-    return new DefragPlan(out, spent, budget, before, after, null, trace);
+    return new DefragPlan(out.toList(), out.gpuShare(), budget, before, after, null, trace);
   }
 
   /** Running jobs with a share on {@code nodeId}, smallest first, then by id. */

@@ -85,10 +85,9 @@ public final class PassiveDefragPlanner {
         "needs " + piece + " idle GPUs together on each node it uses"));
     // 3-5. free targets one by one until the job places
     ClusterSnapshot hyp = snapshot;
-    List<Migration> out = new ArrayList<>();
+    MigrationList out = new MigrationList();
     List<Integer> targets = new ArrayList<>();
     Set<Integer> rejected = new TreeSet<>();
-    double spent = 0;
     while (true) {
       Candidate best = null;
       for (int n = 0; n < topo.size(); n++) {
@@ -106,11 +105,13 @@ public final class PassiveDefragPlanner {
         return new DefragPlan(List.of(), 0, budget, before, before, null, trace);
       }
       String nodeId = topo.node(best.node).id();
-      if (spent + best.cost > budget + ClusterSnapshot.SHARE_EPSILON
+      double spent = out.gpuShare();
+      double added = out.addedCost(shares(hyp, best.jobs));
+      if (spent + added > budget + ClusterSnapshot.SHARE_EPSILON
           || out.size() + best.jobs.size() > config.maxMigrationsPerPlan()) {
         rejected.add(best.node);
         trace.add(new TraceEntry(nodeId, "T4 rate limit", "skipped", String.format(Locale.ROOT,
-            "freeing it moves %.2f GPUs, %.2f left", best.cost, budget - spent)));
+            "freeing it moves %.2f more GPUs, %.2f left", added, budget - spent)));
         continue;
       }
       String reason = String.format(Locale.ROOT,
@@ -137,8 +138,7 @@ public final class PassiveDefragPlanner {
       }
       trace.add(new TraceEntry(nodeId, "T3 passive defrag", "free", String.format(Locale.ROOT,
           "move %d job(s), %.2f GPUs: %s", moves.size(), best.cost, best.jobs)));
-      out.addAll(moves);
-      spent += best.cost;
+      moves.forEach(out::add);
       targets.add(best.node);
       hyp = trial;
       // 6. done as soon as the job fits
@@ -146,9 +146,10 @@ public final class PassiveDefragPlanner {
       if (unlocked.placed()) {
         double after = index.cluster(hyp).index();
         trace.add(new TraceEntry(job.jobId(), "T3 passive defrag", "plan", String.format(
-            Locale.ROOT, "%d migration(s), %.2f GPUs; job then places on %s", out.size(), spent,
-            unlocked.nodeIds())));
-        return new DefragPlan(out, spent, budget, before, after, unlocked, trace);
+            Locale.ROOT, "%d migration(s), %.2f GPUs; job then places on %s", out.size(),
+            out.gpuShare(), unlocked.nodeIds())));
+        return new DefragPlan(out.toList(), out.gpuShare(), budget, before, after, unlocked,
+            trace);
       }
     }
   }
@@ -215,6 +216,12 @@ public final class PassiveDefragPlanner {
       }
     }
     return null;
+  }
+
+  private static Map<String, Double> shares(ClusterSnapshot snap, List<String> jobs) {
+    Map<String, Double> m = new TreeMap<>();
+    jobs.forEach(j -> m.put(j, snap.allocations().get(j).gpuShare()));
+    return m;
   }
 
   private static boolean permits(ClusterSnapshot snap, int n, int g, JobRequest job, Instant now) {

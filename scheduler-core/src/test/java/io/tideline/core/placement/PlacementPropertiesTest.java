@@ -22,7 +22,7 @@ import net.jqwik.api.constraints.Size;
  * Invariants over random job streams on a small two-pod cluster: no GPU is ever booked above 1.0
  * and a gang is placed with all of its GPUs or with none.
  */
-class PlacementProperties {
+class PlacementPropertiesTest {
 
   static final Instant NOW = Instant.parse("2026-11-02T14:00:00Z");
   final Placer placer = new Placer(PlacementConfig.DEFAULTS);
