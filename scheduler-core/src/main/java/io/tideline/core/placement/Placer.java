@@ -143,7 +143,7 @@ public final class Placer {
           continue;
         }
         NodeLedger l = snap.ledger(n);
-        if (l.idleGpus() == l.gpuCount()) {
+        if (l.partialGpus() == 0) {
           continue;
         }
         for (int g = 0; g < l.gpuCount(); g++) {

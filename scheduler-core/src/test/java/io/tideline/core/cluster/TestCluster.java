@@ -43,6 +43,12 @@ public final class TestCluster {
     return this;
   }
 
+  /** A node sharing NVLink island {@code island} with other nodes (rack-scale NVLink). */
+  public TestCluster nodeInIsland(String id, String island, String dsw, String psw, String asw) {
+    nodes.add(new Node(id, model, gpusPerNode, island, new SwitchPath(dsw, psw, asw)));
+    return this;
+  }
+
   /** A running job holding whole GPUs {@code gpus} on {@code nodeId}. */
   public TestCluster running(String jobId, String nodeId, int... gpus) {
     for (int g : gpus) {

@@ -191,6 +191,38 @@ class PlacerTest {
     }
 
     @Test
+    void shouldPreferAnNvlinkIslandOverTheAccessSwitch() {
+      // r1 and r2 share one NVLink fabric; n3 is a plain HGX node under the same switch
+      ClusterSnapshot snap = cluster()
+          .node("n0", "D1", "P1", "S1")
+          .nodeInIsland("r1", "nvl-A", "D1", "P1", "S1").nodeInIsland("r2", "nvl-A", "D1", "P1", "S1")
+          .node("n3", "D1", "P1", "S1")
+          .runningRange("a", "r1", 0, 2).runningRange("b", "r2", 0, 2)
+          .runningRange("c", "n0", 0, 4).runningRange("d", "n3", 0, 4).build();
+
+      PlacementDecision d = place(snap, TestJobs.training("g12", 12));
+
+      assertThat(d.level()).isEqualTo(TopologyLevel.NVLINK_ISLAND);
+      assertThat(d.nodeIds()).containsExactly("r1", "r2");
+    }
+
+    @Test
+    void shouldExplainEveryLevelTriedInTheTrace() {
+      ClusterSnapshot snap = twoPods().runningRange("a", "n1", 0, 4).build();
+
+      PlacementDecision d = place(snap, TestJobs.training("g16", 16));
+
+      assertThat(d.trace()).extracting(TraceEntry::toString).containsSubsequence(
+          "g16 | W3 gang all-or-nothing | shape | 16 GPUs as 16 worker(s) of 1 GPU(s), a worker"
+              + " never spans nodes",
+          "g16 | T1 smallest domain | no fit | no NODE domain has 16 usable GPUs",
+          "g16 | T1 smallest domain | no fit | no ASW domain has 16 usable GPUs",
+          "D1/P1 | T1 smallest domain | chosen | PSW domain with 20 usable GPUs (best fit for 16)",
+          "g16 | T1 cross-switch penalty | charged | spans PSW: 1 switch tier(s) × 0.40 slowdown"
+              + " → score × 0.60");
+    }
+
+    @Test
     void shouldSkipCordonedNodes() {
       ClusterSnapshot snap = twoPods().build().withCordoned(Set.of("n1", "n2", "n3"));
 
