@@ -1,6 +1,5 @@
 package io.tideline.core.fragmentation;
 
-import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.cluster.NodeLedger;
 import io.tideline.core.cluster.Reservation;

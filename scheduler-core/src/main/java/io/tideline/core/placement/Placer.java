@@ -96,6 +96,9 @@ public final class Placer {
     private final boolean[] modelOk;
     /** Reservation id → GPUs it kept from this job that would otherwise have fit. */
     private final TreeMap<String, Integer> heldBy = new TreeMap<>();
+    /** Why a layout step found nothing (set with its trace entry). */
+    private UnplaceableReason failReason;
+    private boolean reservationsTraced;
 
     Attempt(Instant now, ClusterSnapshot snap, JobRequest job) {
       this.now = now;
@@ -260,8 +263,6 @@ public final class Placer {
       return new PlacementDecision(job.jobId(), snap.version(), true, out, null, sel.level,
           sel.level.crossesSwitchDomain(), score, trace);
     }
-
-    private UnplaceableReason failReason;
 
     /** nodes == 0: workers of {@code gpus / gangSize} GPUs, smallest domain, best fit inside. */
     private Selection packWorkers(int[] idle, int gpus, long total) {
@@ -484,8 +485,6 @@ public final class Placer {
       return s;
     }
 
-    private boolean reservationsTraced;
-
     private void traceReservations() {
       if (reservationsTraced) {
         return;
@@ -497,7 +496,7 @@ public final class Placer {
             ? "starts " + r.startsAt() + ", before then only preemptible work may use it"
             : "started " + r.startsAt() + ", held for the service alone";
         trace.add(new TraceEntry(r.id(), "F2 reservation", "excluded", e.getValue()
-            + " GPU check(s) refused: reserved for service " + r.serviceId() + ", " + why));
+            + " otherwise fitting GPU(s) withheld: reserved for service " + r.serviceId() + ", " + why));
       }
     }
 
