@@ -1,0 +1,295 @@
+package io.tideline.core.cluster;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The allocation ledger of one cluster at one version: who holds which GPU shares, which GPUs are
+ * reserved for which online service, which nodes are cordoned. Immutable and copy-on-write: every
+ * {@code with…} returns a new snapshot with {@code version + 1} sharing unchanged nodes, so
+ * decisions run on a consistent view and "what if" questions (preemption: "if these victims were
+ * evicted…", see {@link #withoutJobs}) cost no more than the nodes they touch.
+ *
+ * <p>Invariant, checked on every change: no GPU's shares sum above 1.0 (within
+ * {@link #SHARE_EPSILON}).
+ */
+public final class ClusterSnapshot {
+
+  /** Tolerance for summing fractional shares (0.1 + 0.2 ≠ 0.3 in binary floating point). */
+  public static final double SHARE_EPSILON = 1e-9;
+
+  private final Topology topology;
+  private final NodeLedger[] ledgers;
+  private final SortedMap<String, Allocation> allocations;
+  private final SortedMap<String, Reservation> reservations;
+  private final List<List<Reservation>>[] reservedBy;
+  private final SortedSet<String> cordoned;
+  private final boolean[] cordonedIdx;
+  private final long version;
+
+  @SuppressWarnings("unchecked")
+  private ClusterSnapshot(Topology topology, NodeLedger[] ledgers,
+      SortedMap<String, Allocation> allocations, SortedMap<String, Reservation> reservations,
+      SortedSet<String> cordoned, long version) {
+    this.topology = topology;
+    this.ledgers = ledgers;
+    this.allocations = Collections.unmodifiableSortedMap(allocations);
+    this.reservations = Collections.unmodifiableSortedMap(reservations);
+    this.cordoned = Collections.unmodifiableSortedSet(cordoned);
+    this.version = version;
+    // 1. index reservations per GPU (null for nodes without any, the common case)
+    this.reservedBy = new List[topology.size()];
+    for (Reservation r : reservations.values()) {
+      for (GpuRef gpu : r.gpus()) {
+        int n = requireNode(gpu.nodeId());
+        requireGpu(n, gpu.gpuIndex());
+        if (reservedBy[n] == null) {
+          List<List<Reservation>> perGpu = new ArrayList<>();
+          for (int g = 0; g < topology.node(n).gpuCount(); g++) {
+            perGpu.add(new ArrayList<>(1));
+          }
+          reservedBy[n] = perGpu;
+        }
+        reservedBy[n].get(gpu.gpuIndex()).add(r);
+      }
+    }
+    // 2. index cordoned nodes
+    this.cordonedIdx = new boolean[topology.size()];
+    for (String id : cordoned) {
+      cordonedIdx[requireNode(id)] = true;
+    }
+  }
+
+  /** An empty ledger (version 0) over {@code nodes}. */
+  public static ClusterSnapshot empty(Collection<Node> nodes) {
+    return builder(Topology.of(nodes)).build();
+  }
+
+  /** A builder for bulk loading a ledger (one copy at the end instead of one per change). */
+  public static Builder builder(Topology topology) {
+    return new Builder(topology);
+  }
+
+  /** The interconnect view. */
+  public Topology topology() {
+    return topology;
+  }
+
+  /** Ledger version; every change increments it. */
+  public long version() {
+    return version;
+  }
+
+  /** The ledger of node {@code node} (topology index). */
+  public NodeLedger ledger(int node) {
+    return ledgers[node];
+  }
+
+  /** The ledger of the node with {@code nodeId}. */
+  public NodeLedger ledger(String nodeId) {
+    return ledgers[requireNode(nodeId)];
+  }
+
+  /** Running jobs by id. */
+  public SortedMap<String, Allocation> allocations() {
+    return allocations;
+  }
+
+  /** The allocation of {@code jobId}, if it runs. */
+  public Optional<Allocation> allocation(String jobId) {
+    return Optional.ofNullable(allocations.get(jobId));
+  }
+
+  /** Reservations by id (released ones stay until removed; they no longer hold GPUs). */
+  public SortedMap<String, Reservation> reservations() {
+    return reservations;
+  }
+
+  /** Whether any reservation names a GPU of node {@code node}. */
+  public boolean hasReservations(int node) {
+    return reservedBy[node] != null;
+  }
+
+  /** Reservations naming GPU {@code gpu} of node {@code node}; empty for most GPUs. */
+  public List<Reservation> reservationsOn(int node, int gpu) {
+    return reservedBy[node] == null ? List.of() : reservedBy[node].get(gpu);
+  }
+
+  /** Cordoned node ids: placement puts nothing new there. */
+  public SortedSet<String> cordoned() {
+    return cordoned;
+  }
+
+  /** Whether node {@code node} is cordoned. */
+  public boolean isCordoned(int node) {
+    return cordonedIdx[node];
+  }
+
+  /** Whole idle GPUs in the cluster. */
+  public int idleGpus() {
+    int s = 0;
+    for (NodeLedger l : ledgers) {
+      s += l.idleGpus();
+    }
+    return s;
+  }
+
+  /** Allocated GPU share over the whole cluster divided by its GPUs, in [0, 1]. */
+  public double occupancy() {
+    double s = 0;
+    for (NodeLedger l : ledgers) {
+      s += l.usedShare();
+    }
+    return topology.totalGpus() == 0 ? 0 : s / topology.totalGpus();
+  }
+
+  /** A new version with {@code allocation} added; rejects unknown GPUs, reuse of a job id and overbooking. */
+  public ClusterSnapshot withAllocation(Allocation allocation) {
+    Builder b = toBuilder();
+    b.allocate(allocation);
+    return b.build();
+  }
+
+  /**
+   * A new version in which the given jobs hold nothing: the preemption question "if these victims
+   * were evicted, would the preemptor fit?" is a placement on this snapshot. Unknown ids are
+   * ignored (the job may already have ended).
+   */
+  public ClusterSnapshot withoutJobs(Set<String> jobIds) {
+    Builder b = toBuilder();
+    for (String id : new TreeSet<>(jobIds)) {
+      b.release(id);
+    }
+    return b.build();
+  }
+
+  /** A new version with {@code reservation} added, or replacing the one with the same id. */
+  public ClusterSnapshot withReservation(Reservation reservation) {
+    Builder b = toBuilder();
+    b.reserve(reservation);
+    return b.build();
+  }
+
+  /** A new version without the reservation {@code id}. */
+  public ClusterSnapshot withoutReservation(String id) {
+    Builder b = toBuilder();
+    b.reservations.remove(id);
+    return b.build();
+  }
+
+  /** A new version in which exactly {@code nodeIds} are cordoned. */
+  public ClusterSnapshot withCordoned(Set<String> nodeIds) {
+    Builder b = toBuilder();
+    b.cordoned.clear();
+    b.cordoned.addAll(nodeIds);
+    return b.build();
+  }
+
+  private Builder toBuilder() {
+    Builder b = new Builder(topology);
+    System.arraycopy(ledgers, 0, b.ledgers, 0, ledgers.length);
+    b.allocations.putAll(allocations);
+    b.reservations.putAll(reservations);
+    b.cordoned.addAll(cordoned);
+    b.version = version + 1;
+    return b;
+  }
+
+  private int requireNode(String nodeId) {
+    int n = topology.indexOf(nodeId);
+    if (n < 0) {
+      throw new IllegalArgumentException("unknown node " + nodeId);
+    }
+    return n;
+  }
+
+  private void requireGpu(int node, int gpu) {
+    if (gpu >= topology.node(node).gpuCount()) {
+      throw new IllegalArgumentException("node " + topology.node(node).id() + " has no GPU "
+          + gpu);
+    }
+  }
+
+  /** Mutable staging area for a snapshot; {@link #build()} freezes it. Not thread-safe. */
+  public static final class Builder {
+    private final Topology topology;
+    private final NodeLedger[] ledgers;
+    private final TreeMap<String, Allocation> allocations = new TreeMap<>();
+    private final TreeMap<String, Reservation> reservations = new TreeMap<>();
+    private final TreeSet<String> cordoned = new TreeSet<>();
+    private long version;
+
+    private Builder(Topology topology) {
+      this.topology = topology;
+      this.ledgers = new NodeLedger[topology.size()];
+      for (int i = 0; i < ledgers.length; i++) {
+        ledgers[i] = NodeLedger.empty(topology.node(i).gpuCount());
+      }
+    }
+
+    /** Adds a running job; same checks as {@link ClusterSnapshot#withAllocation}. */
+    public Builder allocate(Allocation allocation) {
+      if (allocations.containsKey(allocation.jobId())) {
+        throw new IllegalArgumentException("job " + allocation.jobId() + " is already allocated");
+      }
+      for (GpuAssignment a : allocation.assignments()) {
+        int n = topology.indexOf(a.nodeId());
+        if (n < 0) {
+          throw new IllegalArgumentException("unknown node " + a.nodeId());
+        }
+        if (a.gpuIndex() >= topology.node(n).gpuCount()) {
+          throw new IllegalArgumentException("node " + a.nodeId() + " has no GPU " + a.gpuIndex());
+        }
+        ledgers[n] = ledgers[n].plus(allocation.jobId(), a.gpuIndex(), a.share(), a.nodeId());
+      }
+      allocations.put(allocation.jobId(), allocation);
+      return this;
+    }
+
+    /** Removes a running job; unknown ids are ignored. */
+    public Builder release(String jobId) {
+      Allocation a = allocations.remove(jobId);
+      if (a != null) {
+        TreeSet<String> nodes = new TreeSet<>();
+        a.assignments().forEach(x -> nodes.add(x.nodeId()));
+        for (String id : nodes) {
+          int n = topology.indexOf(id);
+          ledgers[n] = ledgers[n].minus(jobId);
+        }
+      }
+      return this;
+    }
+
+    /** Adds or replaces a reservation. */
+    public Builder reserve(Reservation reservation) {
+      reservations.put(reservation.id(), reservation);
+      return this;
+    }
+
+    /** Cordons a node. */
+    public Builder cordon(String nodeId) {
+      cordoned.add(nodeId);
+      return this;
+    }
+
+    /** Sets the ledger version of the snapshot to build. */
+    public Builder version(long v) {
+      this.version = v;
+      return this;
+    }
+
+    /** Freezes the staged state. */
+    public ClusterSnapshot build() {
+      return new ClusterSnapshot(topology, ledgers.clone(), new TreeMap<>(allocations),
+          new TreeMap<>(reservations), new TreeSet<>(cordoned), version);
+    }
+  }
+}

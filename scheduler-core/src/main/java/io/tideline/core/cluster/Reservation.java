@@ -1,0 +1,54 @@
+package io.tideline.core.cluster;
+
+import io.tideline.core.model.JobRequest;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * GPUs held for an online service ahead of its forecast rise (F2) and released early when the
+ * forecast overshot (F3).
+ *
+ * <p>The rule ({@link #permits}): the service's own instances may always use the GPUs. Before
+ * {@code startsAt} other work may use them only if it is preemptible, so it can be evicted when
+ * the service arrives; from {@code startsAt} on they are the service's alone. Once
+ * {@code releasedAt} has passed the reservation no longer holds anything.
+ *
+ * @param id reservation id
+ * @param serviceId the online service the GPUs are held for
+ * @param gpus the reserved GPUs
+ * @param startsAt when the service may claim them (F2: 15 minutes before the forecast rise)
+ * @param releasedAt early release instant (F3), or {@code null} while the reservation holds
+ */
+public record Reservation(
+    String id, String serviceId, SortedSet<GpuRef> gpus, Instant startsAt, Instant releasedAt) {
+
+  public Reservation {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(serviceId, "serviceId");
+    Objects.requireNonNull(startsAt, "startsAt");
+    gpus = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(gpus));
+  }
+
+  /** Whether the reservation still holds its GPUs at {@code now} (not yet released). */
+  public boolean activeAt(Instant now) {
+    return releasedAt == null || now.isBefore(releasedAt);
+  }
+
+  /** Whether {@code job} may use this reservation's GPUs at {@code now}; see the class rule. */
+  public boolean permits(JobRequest job, Instant now) {
+    if (!activeAt(now)) {
+      return true;
+    }
+    if (serviceId.equals(job.serviceId())) {
+      return true;
+    }
+    return now.isBefore(startsAt) && job.preemptible();
+  }
+
+  /** The same reservation released early at {@code at} (F3). */
+  public Reservation releasedAt(Instant at) {
+    return new Reservation(id, serviceId, gpus, startsAt, at);
+  }
+}
