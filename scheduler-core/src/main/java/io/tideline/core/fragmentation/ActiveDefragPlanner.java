@@ -1,5 +1,6 @@
 package io.tideline.core.fragmentation;
 
+import io.tideline.core.slots.SlotClass;
 import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.placement.Placer;

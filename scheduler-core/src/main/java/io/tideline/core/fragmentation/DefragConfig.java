@@ -1,5 +1,6 @@
 package io.tideline.core.fragmentation;
 
+import io.tideline.core.slots.SlotClass;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;

@@ -1,5 +1,6 @@
 package io.tideline.core.fragmentation;
 
+import io.tideline.core.slots.SlotClass;
 import static io.tideline.core.cluster.TestCluster.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
