@@ -334,20 +334,20 @@ public final class PreemptionPlanner {
     List<Candidate> irreducibleSet() {
       int n = sorted.size();
       List<Candidate> required = new ArrayList<>();
-      // 1. Everything evicted must be feasible, or nothing is.
-      if (!feasible(required, n)) {
-        return null;
-      }
-      // 2. Greedy in cost order: the shortest feasible prefix. Gallop 1, 2, 4 … so the probes
-      //    stay as small as the answer, then binary-search between the last two sizes.
+      // 1. Greedy in cost order: the shortest feasible prefix. Gallop 1, 2, 4 … so the probes
+      //    stay as small as the answer, then binary-search between the last two sizes. If even
+      //    the whole list is infeasible, no set is.
       int lo = 0;
       int hi = 1;
-      while (hi < n && !feasible(required, hi)) {
+      while (!feasible(required, hi)) {
+        if (hi == n) {
+          return null;
+        }
         lo = hi;
         hi = Math.min(n, hi * 2);
       }
       int shortest = shortestFeasiblePrefix(required, lo, hi);
-      // 3. Prune: the last candidate of the shortest prefix is necessary. Among the cheaper ones,
+      // 2. Prune: the last candidate of the shortest prefix is necessary. Among the cheaper ones,
       //    repeatedly find the shortest prefix that completes the required set; its last element
       //    is necessary too. Each kept victim is necessary: without it the rest lies inside an
       //    infeasible prefix.

@@ -12,38 +12,39 @@ import java.util.Set;
  * freed by the evicted jobs); with {@code n = 0} it takes as few whole nodes as its size needs.
  * Monotone, as {@link FeasibilityProbe} requires. Also counts probe calls.
  */
-final class NodeCluster implements FeasibilityProbe {
+public final class NodeCluster implements FeasibilityProbe {
 
   private final double gpusPerNode;
   private final double[] free;
-  private final Map<String, Map<Integer, Double>> held = new HashMap<>();
+  private final Map<String, Holding> held = new HashMap<>();
   private int probes;
 
-  NodeCluster(int nodes, double gpusPerNode) {
+  public NodeCluster(int nodes, double gpusPerNode) {
     this.gpusPerNode = gpusPerNode;
     this.free = new double[nodes];
     Arrays.fill(free, gpusPerNode);
   }
 
   /** Puts {@code gpus} of {@code jobId} on {@code node}. */
-  NodeCluster place(String jobId, int node, double gpus) {
+  public NodeCluster place(String jobId, int node, double gpus) {
     if (free[node] < gpus) {
       throw new IllegalStateException("node " + node + " has only " + free[node] + " GPUs free");
     }
     free[node] -= gpus;
-    held.computeIfAbsent(jobId, k -> new HashMap<>()).merge(node, gpus, Double::sum);
+    held.computeIfAbsent(jobId, k -> new Holding()).add(node, gpus);
     return this;
   }
 
-  int nodes() {
+  public int nodes() {
     return free.length;
   }
 
-  double free(int node) {
+  public double free(int node) {
     return free[node];
   }
 
-  int probes() {
+  /** Probe calls so far. */
+  public int probes() {
     return probes;
   }
 
@@ -52,9 +53,11 @@ final class NodeCluster implements FeasibilityProbe {
     probes++;
     double[] after = free.clone();
     for (String id : evictedJobIds) {
-      Map<Integer, Double> nodes = held.get(id);
-      if (nodes != null) {
-        nodes.forEach((node, gpus) -> after[node] += gpus);
+      Holding h = held.get(id);
+      if (h != null) {
+        for (int i = 0; i < h.size; i++) {
+          after[h.nodes[i]] += h.gpus[i];
+        }
       }
     }
     int needNodes = preemptor.nodes() > 0
@@ -67,5 +70,22 @@ final class NodeCluster implements FeasibilityProbe {
       }
     }
     return false;
+  }
+
+  /** The GPUs one job holds, node by node. */
+  private static final class Holding {
+    int[] nodes = new int[1];
+    double[] gpus = new double[1];
+    int size;
+
+    void add(int node, double g) {
+      if (size == nodes.length) {
+        nodes = Arrays.copyOf(nodes, size * 2);
+        gpus = Arrays.copyOf(gpus, size * 2);
+      }
+      nodes[size] = node;
+      gpus[size] = g;
+      size++;
+    }
   }
 }
