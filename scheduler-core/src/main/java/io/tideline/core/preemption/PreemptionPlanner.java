@@ -1,12 +1,16 @@
 package io.tideline.core.preemption;
 
+import io.tideline.core.model.WorkloadClass;
 import io.tideline.core.preemption.PreemptionDecision.Outcome;
 import io.tideline.core.preemption.TraceEntry.Result;
 import java.time.Instant;
+import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
@@ -40,16 +44,25 @@ public final class PreemptionPlanner {
 
   private static final double SECONDS_PER_HOUR = 3600.0;
 
-  private static final Comparator<Candidate> CHEAPEST_FIRST =
-      Comparator.comparingDouble(Candidate::costGpuHours)
-          .thenComparingDouble(Candidate::score)
-          .thenComparing(c -> c.job().jobId());
+  /** Cost, then score, then job id: a total order, so ties never depend on snapshot order. */
+  private static final Comparator<Candidate> CHEAPEST_FIRST = (a, b) -> {
+    int byCost = Double.compare(a.costGpuHours, b.costGpuHours);
+    if (byCost != 0) {
+      return byCost;
+    }
+    int byScore = Double.compare(a.score, b.score);
+    return byScore != 0 ? byScore : a.job.jobId().compareTo(b.job.jobId());
+  };
 
   private final PreemptionConfig config;
   private final PreemptionScore score;
   private final MigrationCostModel costModel;
   private final PreemptionGain gain;
   private final VictimGuard guard;
+  private final String thresholdText;
+  private final String marginText;
+  private final String maxStateText;
+  private final String[] neverInterruptedText;
 
   public PreemptionPlanner(PreemptionConfig config) {
     this.config = config;
@@ -57,6 +70,13 @@ public final class PreemptionPlanner {
     this.costModel = new MigrationCostModel(config);
     this.gain = new PreemptionGain(config);
     this.guard = new VictimGuard(config);
+    this.thresholdText = " < " + Numbers.d2(config.scoreRatioThreshold());
+    this.marginText = " GPU-h × " + Numbers.d2(config.gainMargin()) + " > gain ";
+    this.maxStateText = " GB > " + Numbers.d0(config.maxVictimStateGb()) + " GB";
+    this.neverInterruptedText = new String[WorkloadClass.values().length];
+    for (WorkloadClass wc : WorkloadClass.values()) {
+      neverInterruptedText[wc.ordinal()] = wc + " is never interrupted";
+    }
   }
 
   /**
@@ -206,7 +226,7 @@ public final class PreemptionPlanner {
     }
     if (config.neverVictimClasses().contains(job.workloadClass())) {
       slots[i] = new TraceEntry(id, PreemptionRule.W1_NEVER_INTERRUPTED, Result.REFUSE,
-          job.workloadClass() + " is never interrupted");
+          neverInterruptedText[job.workloadClass().ordinal()]);
       return null;
     }
     if (!job.preemptible()) {
@@ -228,13 +248,12 @@ public final class PreemptionPlanner {
     double ratio = preemptorScore / victimScore;
     if (!atLeast(preemptorScore, config.scoreRatioThreshold() * victimScore)) {
       slots[i] = new TraceEntry(id, PreemptionRule.P2_THRESHOLD, Result.REFUSE,
-          "score ratio " + Numbers.d2(ratio) + " < " + Numbers.d2(config.scoreRatioThreshold()));
+          "score ratio " + Numbers.d2(ratio) + thresholdText);
       return null;
     }
     if (job.checkpoint() != null && job.checkpoint().stateSizeGb() > config.maxVictimStateGb()) {
       slots[i] = new TraceEntry(id, PreemptionRule.P5_HUGE_STATE, Result.REFUSE,
-          "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + " GB > "
-              + Numbers.d0(config.maxVictimStateGb()) + " GB");
+          "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + maxStateText);
       return null;
     }
     MigrationCost cost = costModel.cost(job, now);
@@ -250,8 +269,7 @@ public final class PreemptionPlanner {
     double gpuHours = cost.gpuHours();
     if (!atLeast(gainGpuHours, gpuHours * config.gainMargin())) {
       slots[i] = new TraceEntry(id, PreemptionRule.P5_GAIN_VS_COST, Result.REFUSE,
-          "cost " + Numbers.d2(gpuHours) + " GPU-h × " + Numbers.d2(config.gainMargin())
-              + " > gain " + Numbers.d2(gainGpuHours) + " GPU-h");
+          "cost " + Numbers.d2(gpuHours) + marginText + Numbers.d2(gainGpuHours) + " GPU-h");
       return null;
     }
     return new Candidate(i, job, victimScore, ratio, cost, gpuHours);
@@ -377,14 +395,61 @@ public final class PreemptionPlanner {
     }
 
     private boolean feasible(List<Candidate> required, int prefix) {
-      Set<String> ids = new LinkedHashSet<>();
-      for (Candidate c : required) {
-        ids.add(c.job().jobId());
+      return probe.feasibleWithout(preemptor, new EvictionSet(required, sorted, prefix));
+    }
+  }
+
+  /**
+   * The ids of {@code required} plus the first {@code prefix} sorted candidates, as a read-only
+   * set view: a probe usually just iterates it, so building a hash set per probe would cost more
+   * than the probe. The two parts are disjoint (required victims all lie beyond the prefix).
+   * Iteration order is deterministic: required first, then the prefix cheapest first.
+   */
+  private static final class EvictionSet extends AbstractSet<String> {
+    private final List<Candidate> required;
+    private final List<Candidate> sorted;
+    private final int prefix;
+    private Set<String> index;
+
+    EvictionSet(List<Candidate> required, List<Candidate> sorted, int prefix) {
+      this.required = required;
+      this.sorted = sorted;
+      this.prefix = prefix;
+    }
+
+    @Override
+    public Iterator<String> iterator() {
+      return new Iterator<>() {
+        private int i;
+
+        @Override
+        public boolean hasNext() {
+          return i < size();
+        }
+
+        @Override
+        public String next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          int k = i++;
+          return k < required.size()
+              ? required.get(k).job().jobId() : sorted.get(k - required.size()).job().jobId();
+        }
+      };
+    }
+
+    @Override
+    public int size() {
+      return required.size() + prefix;
+    }
+
+    @Override
+    public boolean contains(Object o) {
+      if (index == null) {
+        index = new HashSet<>(this);
       }
-      for (int i = 0; i < prefix; i++) {
-        ids.add(sorted.get(i).job().jobId());
-      }
-      return probe.feasibleWithout(preemptor, ids);
+      return index.contains(o);
     }
   }
 

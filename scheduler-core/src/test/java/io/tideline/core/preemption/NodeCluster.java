@@ -18,6 +18,7 @@ public final class NodeCluster implements FeasibilityProbe {
   private final double[] free;
   private final Map<String, Holding> held = new HashMap<>();
   private int probes;
+  private long idsVisited;
 
   public NodeCluster(int nodes, double gpusPerNode) {
     this.gpusPerNode = gpusPerNode;
@@ -48,9 +49,15 @@ public final class NodeCluster implements FeasibilityProbe {
     return probes;
   }
 
+  /** Evicted ids the probes have iterated so far (the probe's total work). */
+  public long idsVisited() {
+    return idsVisited;
+  }
+
   @Override
   public boolean feasibleWithout(PreemptionRequest preemptor, Set<String> evictedJobIds) {
     probes++;
+    idsVisited += evictedJobIds.size();
     double[] after = free.clone();
     for (String id : evictedJobIds) {
       Holding h = held.get(id);

@@ -50,12 +50,14 @@ public class PreemptionBenchmark {
       default -> throw new IllegalArgumentException(preemptor);
     };
     int before = fleet.cluster.probes();
+    long visitedBefore = fleet.cluster.idsVisited();
     PreemptionDecision d = decide();
     double gpus = fleet.jobs.stream().mapToDouble(j -> j.gpusHeld()).sum();
     System.out.printf("%n[%s] %d jobs on %.0f GPUs: %s, %d victims, cost %.2f GPU-h, gain %.2f"
-            + " GPU-h, %d trace lines, %d probes%n", preemptor, fleet.jobs.size(), gpus,
+            + " GPU-h, %d trace lines, %d probes over %d ids%n", preemptor, fleet.jobs.size(), gpus,
         d.outcome(), d.victims().size(), d.totalCostGpuHours(), d.gainGpuHours(),
-        d.trace().size(), fleet.cluster.probes() - before);
+        d.trace().size(), fleet.cluster.probes() - before,
+        fleet.cluster.idsVisited() - visitedBefore);
   }
 
   @Benchmark
