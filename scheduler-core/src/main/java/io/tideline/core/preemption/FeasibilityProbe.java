@@ -8,7 +8,10 @@ import java.util.Set;
  * guesses at placement rules and only proposes evictions that free a placement actually feasible.
  *
  * <p>Contract: pure for the duration of one decision, and monotone — evicting a superset never
- * makes a feasible placement infeasible. The victim search relies on monotonicity to binary-search.
+ * makes a feasible placement infeasible. The victim search relies on monotonicity to binary-search
+ * and to prove every victim necessary; even with a non-monotone probe, the set it returns is one
+ * the probe answered feasible. The set passed in is a read-only view, iterated in a deterministic
+ * order; implementations should iterate rather than call {@code contains}.
  */
 @FunctionalInterface
 public interface FeasibilityProbe {

@@ -43,7 +43,7 @@ import java.util.Set;
  * @param cacheFillGbPerSec P4 data-cache warm-up rate: a victim with a warm cache pays
  *     {@code dataCacheGb / cacheFillGbPerSec} again after restart; default 2 GB/s
  * @param gainMargin P5 preempt only when gain ≥ cost × this margin ("clearly exceeds"); default 1.5
- * @param nearCompletionFactor P5 a victim whose expected remaining run time is at most this
+ * @param nearCompletionFactor P5 a victim whose expected remaining run time is less than this
  *     multiple of its migration wall time is left to finish; default 3
  * @param maxVictimStateGb P5 a victim with more checkpoint state than this is never evicted;
  *     default 1024 GB (≈ a 64B-parameter model with optimizer state)
