@@ -27,9 +27,9 @@ import java.util.Set;
  *       P2 preemptor score ≥ 1.5 × victim score; P5 no huge state, not near completion, and its
  *       own cost × margin ≤ gain (no set containing it could pass P5).
  *   <li>Victim set: the eligible candidates sorted once by (cost, score, job id); the shortest
- *       prefix whose eviction makes the probe feasible (galloping then binary search, so a set of
- *       k victims costs O(log k) probes); then pruned to an irreducible set, keeping cheap
- *       candidates and dropping expensive ones the placement does not need.
+ *       prefix whose eviction makes the probe feasible (galloping then binary search: O(log k)
+ *       probes for a prefix of k, instead of k); then pruned to an irreducible set, keeping cheap
+ *       candidates and dropping ones the placement does not need (O(log k) probes per victim).
  *   <li>P5: the set goes ahead only if gain ≥ total cost × margin.
  *   <li>P6: every victim gets a queue boost, an off-peak retry hint and a shared-pool fallback.
  * </ol>

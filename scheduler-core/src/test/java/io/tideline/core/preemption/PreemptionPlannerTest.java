@@ -480,6 +480,29 @@ class PreemptionPlannerTest {
       assertThat(first.victims()).hasSize(12);
     }
 
+    @Test
+    void shouldFindAVictimBehind512CheaperUselessOnesWithLogarithmicallyManyProbes() {
+      // 512 nodes: 7 GPUs of online inference + 1 cheap 1-GPU training job each; one node held
+      // whole by a dearer 8-GPU job, the only eviction that frees a node.
+      List<RunningJob> jobs = new ArrayList<>();
+      NodeCluster cluster = new NodeCluster(513, 8);
+      for (int node = 0; node < 512; node++) {
+        String cheap = String.format("cheap-%03d", node);
+        jobs.add(victim(cheap).gpus(1).lastCheckpointAt(NOW).build());
+        jobs.add(Jobs.onlineInference("online-" + node).gpus(7).build());
+        cluster.place(cheap, node, 1).place("online-" + node, node, 7);
+      }
+      jobs.add(victim("whole-node").build());
+      cluster.place("whole-node", 512, 8);
+
+      PreemptionDecision d = planner.decide(Requests.online("inf-1").build(), jobs, cluster, NOW,
+          NEXT_TROUGH);
+
+      assertThat(victimIds(d)).containsExactly("whole-node");
+      // 1 "fits already?" + 11 galloping (1 … 512, 513) + 1 pruning check, not 513 greedy steps
+      assertThat(cluster.probes()).isEqualTo(13);
+    }
+
     void assertIrreducible(PreemptionDecision d, NodeCluster cluster) {
       PreemptionRequest r = Requests.online(d.preemptorId()).build();
       Set<String> all = d.victims().stream().map(Victim::jobId).collect(Collectors.toSet());
