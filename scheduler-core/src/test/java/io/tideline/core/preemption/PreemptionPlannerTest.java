@@ -393,14 +393,15 @@ class PreemptionPlannerTest {
       NodeCluster cluster = new NodeCluster(2, 8).place("n0-a", 0, 4).place("n0-b", 0, 4)
           .place("n1-tiny", 1, 1).place("n1-online", 1, 7);
 
-      PreemptionDecision d = decide(Requests.online("inf-1").build(), cluster, NOW,
-          a, b, tiny, online);
+      PreemptionRequest r = Requests.online("inf-1").build();
+
+      PreemptionDecision d = decide(r, cluster, NOW, a, b, tiny, online);
 
       assertThat(d.outcome()).isEqualTo(Outcome.PREEMPT);
       assertThat(victimIds(d)).containsExactly("n0-a", "n0-b");
       assertThat(entryFor(d, "n1-tiny").result()).isEqualTo(Result.SKIP);
       assertThat(entryFor(d, "n1-tiny").detail()).endsWith("not needed");
-      assertIrreducible(d, cluster);
+      assertIrreducible(d, r, cluster);
     }
 
     @Test
@@ -411,11 +412,12 @@ class PreemptionPlannerTest {
       }
       NodeCluster cluster = oneNodeEach(jobs);
 
-      PreemptionDecision d = decide(Requests.online("inf-16").gpus(16).nodes(2).build(), cluster,
-          NOW, jobs);
+      PreemptionRequest r = Requests.online("inf-16").gpus(16).nodes(2).build();
+
+      PreemptionDecision d = decide(r, cluster, NOW, jobs);
 
       assertThat(victimIds(d)).containsExactly("train-0", "train-1");
-      assertIrreducible(d, cluster);
+      assertIrreducible(d, r, cluster);
     }
 
     @Test
@@ -503,22 +505,15 @@ class PreemptionPlannerTest {
       assertThat(cluster.probes()).isEqualTo(13);
     }
 
-    void assertIrreducible(PreemptionDecision d, NodeCluster cluster) {
-      PreemptionRequest r = Requests.online(d.preemptorId()).build();
+    /** The victims free a placement, and without any one of them the preemptor does not fit. */
+    void assertIrreducible(PreemptionDecision d, PreemptionRequest r, NodeCluster cluster) {
       Set<String> all = d.victims().stream().map(Victim::jobId).collect(Collectors.toSet());
-      PreemptionRequest shaped = sameShape(d, r);
-      assertThat(cluster.feasibleWithout(shaped, all)).isTrue();
+      assertThat(cluster.feasibleWithout(r, all)).isTrue();
       for (String v : all) {
         Set<String> without = new HashSet<>(all);
         without.remove(v);
-        assertThat(cluster.feasibleWithout(shaped, without)).as("feasible without %s", v)
-            .isFalse();
+        assertThat(cluster.feasibleWithout(r, without)).as("feasible without %s", v).isFalse();
       }
-    }
-
-    PreemptionRequest sameShape(PreemptionDecision d, PreemptionRequest fallback) {
-      return d.preemptorId().equals("inf-16")
-          ? Requests.online("inf-16").gpus(16).nodes(2).build() : fallback;
     }
   }
 
