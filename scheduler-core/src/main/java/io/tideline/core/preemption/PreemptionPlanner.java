@@ -1,0 +1,500 @@
+package io.tideline.core.preemption;
+
+import io.tideline.core.model.WorkloadClass;
+import io.tideline.core.preemption.PreemptionDecision.Outcome;
+import io.tideline.core.preemption.TraceEntry.Result;
+import java.time.Instant;
+import java.util.AbstractSet;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * Decides whether a job with the right to preempt may evict others and which ones (W4, P1–P6).
+ * The decision is pure: the same request, snapshot, probe answers and {@code now} give the same
+ * decision, whatever the order of the snapshot.
+ *
+ * <p>Rules, in the order they are applied (cheapest first):
+ * <ol>
+ *   <li>W4: the preemptor needs the right to preempt, granted by quota and allowed to its class,
+ *       its criticality or its tenant's business level.
+ *   <li>Per candidate: never the preemptor itself; W1 never-interrupted classes; W4 preemptible;
+ *       P3 protection (first 15 min after (re)start) and cooldown (30 min after a preemption);
+ *       P2 preemptor score ≥ 1.5 × victim score; P5 no huge state, not near completion, and its
+ *       own cost × margin ≤ gain (no set containing it could pass P5).
+ *   <li>Victim set: the eligible candidates sorted once by (cost, score, job id); the shortest
+ *       prefix whose eviction makes the probe feasible (galloping then binary search: O(log k)
+ *       probes for a prefix of k, instead of k); then pruned to an irreducible set, keeping cheap
+ *       candidates and dropping ones the placement does not need (O(log k) probes per victim).
+ *   <li>P5: the set goes ahead only if gain ≥ total cost × margin.
+ *   <li>P6: every victim gets a queue boost, an off-peak retry hint and a shared-pool fallback.
+ * </ol>
+ *
+ * <p>The set is the cheapest the greedy finds, not a proven optimum (that is a knapsack problem);
+ * every victim in it is necessary: without any one of them the preemptor does not fit.
+ */
+public final class PreemptionPlanner {
+
+  /** Relative slack on the ≥ comparisons, so 3.3 / 2.2 counts as a ratio of 1.5. */
+  private static final double TOLERANCE = 1e-9;
+
+  private static final double SECONDS_PER_HOUR = 3600.0;
+
+  /** Cost, then score, then job id: a total order, so ties never depend on snapshot order. */
+  private static final Comparator<Candidate> CHEAPEST_FIRST = (a, b) -> {
+    int byCost = Double.compare(a.costGpuHours, b.costGpuHours);
+    if (byCost != 0) {
+      return byCost;
+    }
+    int byScore = Double.compare(a.score, b.score);
+    return byScore != 0 ? byScore : a.job.jobId().compareTo(b.job.jobId());
+  };
+
+  private final PreemptionConfig config;
+  private final PreemptionScore score;
+  private final MigrationCostModel costModel;
+  private final PreemptionGain gain;
+  private final VictimGuard guard;
+  private final String thresholdText;
+  private final String marginText;
+  private final String maxStateText;
+  private final String[] neverInterruptedText;
+
+  public PreemptionPlanner(PreemptionConfig config) {
+    this.config = config;
+    this.score = new PreemptionScore(config);
+    this.costModel = new MigrationCostModel(config);
+    this.gain = new PreemptionGain(config);
+    this.guard = new VictimGuard(config);
+    this.thresholdText = " < " + Numbers.d2(config.scoreRatioThreshold());
+    this.marginText = " GPU-h × " + Numbers.d2(config.gainMargin()) + " > gain ";
+    this.maxStateText = " GB > " + Numbers.d0(config.maxVictimStateGb()) + " GB";
+    this.neverInterruptedText = new String[WorkloadClass.values().length];
+    for (WorkloadClass wc : WorkloadClass.values()) {
+      neverInterruptedText[wc.ordinal()] = wc + " is never interrupted";
+    }
+  }
+
+  /**
+   * Decides one preemption.
+   *
+   * @param preemptor the job asking for room
+   * @param running the running jobs (the candidates), ids unique
+   * @param probe placement's answer to "would the preemptor fit without these jobs?"
+   * @param now decision time
+   * @param nextTroughStart start of the next trough slot (F4), for the P6 retry hint; nullable
+   */
+  public PreemptionDecision decide(
+      PreemptionRequest preemptor, List<RunningJob> running, FeasibilityProbe probe, Instant now,
+      Instant nextTroughStart) {
+    String pid = preemptor.jobId();
+    double preemptorScore = score.of(preemptor);
+    double gainGpuHours = gain.gpuHours(preemptor);
+    Verdict verdict = new Verdict(pid, preemptorScore, gainGpuHours, now);
+
+    // 1. W4: may this job preempt at all?
+    String noRight = missingRight(preemptor);
+    if (noRight != null) {
+      return verdict.refuse(PreemptionRule.W4_RIGHT_TO_PREEMPT, noRight);
+    }
+    verdict.head(PreemptionRule.W4_RIGHT_TO_PREEMPT, Result.PASS, rightReason(preemptor));
+    verdict.head(PreemptionRule.P1_SCORE, Result.PASS, "score " + Numbers.d2(preemptorScore)
+        + " = priority " + Numbers.d2(score.staticPriority(preemptor.workloadClass(),
+            preemptor.critical()))
+        + " × weight " + Numbers.d2(score.dynamicWeight(0, preemptor.gpuHoursConsumed())));
+    verdict.head(PreemptionRule.P5_GAIN, Result.PASS, "gain " + Numbers.d2(gainGpuHours)
+        + " GPU-h = " + preemptor.gpus() + " GPUs × " + Numbers.d2(
+            Math.max(0, preemptor.expectedWaitSeconds()) / SECONDS_PER_HOUR)
+        + " h wait avoided × class weight " + Numbers.d2(gain.classWeight(preemptor))
+        + " + reservation " + Numbers.d2(Math.max(0, preemptor.reservationValueGpuHours())));
+
+    // 2. No preemption when the preemptor already fits.
+    if (probe.feasibleWithout(preemptor, Set.of())) {
+      return verdict.refuse(PreemptionRule.FEASIBILITY, "fits without evicting anyone");
+    }
+
+    // 3. Filter the snapshot: cheap flag and time checks first, the cost model last.
+    TraceEntry[] slots = new TraceEntry[running.size()];
+    List<Candidate> eligible = new ArrayList<>();
+    for (int i = 0; i < running.size(); i++) {
+      RunningJob job = running.get(i);
+      Candidate c = screen(preemptor, preemptorScore, gainGpuHours, job, i, now, slots);
+      if (c != null) {
+        eligible.add(c);
+      }
+    }
+    verdict.slots = slots;
+    if (eligible.isEmpty()) {
+      return verdict.refuse(PreemptionRule.VICTIM_SET,
+          "no eligible victim among " + running.size() + " running jobs");
+    }
+
+    // 4. Sort once, cheapest first, job id last for a total order.
+    eligible.sort(CHEAPEST_FIRST);
+
+    // 5. Shortest feasible prefix, then prune to an irreducible set.
+    Search search = new Search(preemptor, probe, eligible);
+    List<Candidate> chosen = search.irreducibleSet();
+    if (chosen == null) {
+      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP,
+          "eligible (" + c.summary() + "), but no set of eligible victims frees a placement"));
+      return verdict.refuse(PreemptionRule.FEASIBILITY, "no feasible placement even evicting all "
+          + eligible.size() + " eligible candidates");
+    }
+
+    // 6. P5 on the set: gain must clearly exceed the total cost.
+    double total = 0;
+    for (Candidate c : chosen) {
+      total += c.costGpuHours();
+    }
+    verdict.totalCost = total;
+    boolean pays = atLeast(gainGpuHours, total * config.gainMargin());
+    for (Candidate c : eligible) {
+      if (!c.taken) {
+        slots[c.slot()] = c.entry(Result.SKIP, "eligible (" + c.summary() + "), not needed");
+      } else if (pays) {
+        slots[c.slot()] = c.entry(Result.TAKE, c.summary());
+      } else {
+        slots[c.slot()] = c.entry(Result.SKIP,
+            "in the cheapest feasible set (" + c.summary() + "), but the set does not pay");
+      }
+    }
+    String costVsGain = chosen.size() + " victims, cost " + Numbers.d2(total) + " GPU-h × "
+        + Numbers.d2(config.gainMargin());
+    if (!pays) {
+      return verdict.refuse(PreemptionRule.P5_GAIN_VS_COST,
+          costVsGain + " > gain " + Numbers.d2(gainGpuHours) + " GPU-h");
+    }
+
+    // 7. P6: compensate every victim.
+    List<Victim> victims = new ArrayList<>(chosen.size());
+    for (Candidate c : chosen) {
+      victims.add(new Victim(c.job().jobId(), c.job().tenant(), c.job().user(), c.score(),
+          c.cost(), compensation(now, nextTroughStart)));
+    }
+    return verdict.preempt(victims, costVsGain + " ≤ gain " + Numbers.d2(gainGpuHours) + " GPU-h");
+  }
+
+  /** P6: the same compensation for every victim of one decision. */
+  private Compensation compensation(Instant now, Instant nextTroughStart) {
+    Instant cooldownUntil = now.plus(config.cooldown());
+    Instant retry = nextTroughStart == null ? null
+        : nextTroughStart.isBefore(cooldownUntil) ? cooldownUntil : nextTroughStart;
+    return new Compensation(config.queueBoost(), cooldownUntil, retry,
+        config.sharedPoolFallback());
+  }
+
+  /** W4 refusal reason, or {@code null} when the preemptor may preempt. */
+  private String missingRight(PreemptionRequest p) {
+    if (!p.preemptionRightGranted()) {
+      return "right to preempt not granted by quota";
+    }
+    if (rightReason(p) == null) {
+      return p.workloadClass() + " is not critical and neither its class nor tenant "
+          + p.tenant() + " carries the right to preempt";
+    }
+    return null;
+  }
+
+  private String rightReason(PreemptionRequest p) {
+    if (p.critical()) {
+      return "critical job";
+    }
+    if (config.classesWithPreemptionRight().contains(p.workloadClass())) {
+      return p.workloadClass() + " may preempt";
+    }
+    if (config.tenantsWithPreemptionRight().contains(p.tenant())) {
+      return "tenant " + p.tenant() + " is a business level with the right to preempt";
+    }
+    return null;
+  }
+
+  /**
+   * Applies the per-candidate rules in cost order of the check itself; records a refusal in
+   * {@code slots[i]} and returns {@code null}, or returns the eligible candidate.
+   */
+  private Candidate screen(PreemptionRequest preemptor, double preemptorScore,
+      double gainGpuHours, RunningJob job, int i, Instant now, TraceEntry[] slots) {
+    String id = job.jobId();
+    if (id.equals(preemptor.jobId())) {
+      slots[i] = new TraceEntry(id, PreemptionRule.SELF, Result.REFUSE, "is the preemptor");
+      return null;
+    }
+    if (config.neverVictimClasses().contains(job.workloadClass())) {
+      slots[i] = new TraceEntry(id, PreemptionRule.W1_NEVER_INTERRUPTED, Result.REFUSE,
+          neverInterruptedText[job.workloadClass().ordinal()]);
+      return null;
+    }
+    if (!job.preemptible()) {
+      slots[i] = new TraceEntry(id, PreemptionRule.W4_PREEMPTIBLE, Result.REFUSE,
+          "not preemptible");
+      return null;
+    }
+    if (guard.isProtected(job, now)) {
+      slots[i] = new TraceEntry(id, PreemptionRule.P3_PROTECTION, Result.REFUSE,
+          "protected until " + guard.protectedUntil(job));
+      return null;
+    }
+    if (guard.inCooldown(job, now)) {
+      slots[i] = new TraceEntry(id, PreemptionRule.P3_COOLDOWN, Result.REFUSE,
+          "cooldown until " + guard.cooldownUntil(job.lastPreemptedAt()));
+      return null;
+    }
+    double victimScore = score.of(job, now);
+    double ratio = preemptorScore / victimScore;
+    if (!atLeast(preemptorScore, config.scoreRatioThreshold() * victimScore)) {
+      slots[i] = new TraceEntry(id, PreemptionRule.P2_THRESHOLD, Result.REFUSE,
+          "score ratio " + Numbers.d2(ratio) + thresholdText);
+      return null;
+    }
+    if (job.checkpoint() != null && job.checkpoint().stateSizeGb() > config.maxVictimStateGb()) {
+      slots[i] = new TraceEntry(id, PreemptionRule.P5_HUGE_STATE, Result.REFUSE,
+          "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + maxStateText);
+      return null;
+    }
+    MigrationCost cost = costModel.cost(job, now);
+    double wall = cost.wallSeconds();
+    long remaining = job.expectedRemainingSeconds();
+    if (remaining != RunningJob.UNKNOWN_REMAINING
+        && remaining < config.nearCompletionFactor() * wall) {
+      slots[i] = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
+          "near completion: " + remaining + " s left < " + Numbers.d2(config.nearCompletionFactor())
+              + " × " + Numbers.d0(wall) + " s migration");
+      return null;
+    }
+    double gpuHours = cost.gpuHours();
+    if (!atLeast(gainGpuHours, gpuHours * config.gainMargin())) {
+      slots[i] = new TraceEntry(id, PreemptionRule.P5_GAIN_VS_COST, Result.REFUSE,
+          "cost " + Numbers.d2(gpuHours) + marginText + Numbers.d2(gainGpuHours) + " GPU-h");
+      return null;
+    }
+    return new Candidate(i, job, victimScore, ratio, cost, gpuHours);
+  }
+
+  /** {@code a ≥ b}, forgiving floating-point noise relative to their size. */
+  private static boolean atLeast(double a, double b) {
+    return a >= b - TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  /** An eligible victim with its score and price; {@code taken} marks the chosen set. */
+  private static final class Candidate {
+    private final int slot;
+    private final RunningJob job;
+    private final double score;
+    private final double ratio;
+    private final MigrationCost cost;
+    private final double costGpuHours;
+    private boolean taken;
+
+    Candidate(int slot, RunningJob job, double score, double ratio, MigrationCost cost,
+        double costGpuHours) {
+      this.slot = slot;
+      this.job = job;
+      this.score = score;
+      this.ratio = ratio;
+      this.cost = cost;
+      this.costGpuHours = costGpuHours;
+    }
+
+    int slot() {
+      return slot;
+    }
+
+    RunningJob job() {
+      return job;
+    }
+
+    double score() {
+      return score;
+    }
+
+    MigrationCost cost() {
+      return cost;
+    }
+
+    double costGpuHours() {
+      return costGpuHours;
+    }
+
+    String summary() {
+      return "score " + Numbers.d2(score) + ", ratio " + Numbers.d2(ratio) + ", cost "
+          + Numbers.d2(costGpuHours) + " GPU-h";
+    }
+
+    TraceEntry entry(Result result, String detail) {
+      return new TraceEntry(job.jobId(), PreemptionRule.VICTIM_SET, result, detail);
+    }
+  }
+
+  /**
+   * The victim search over candidates sorted cheapest first. Relies on the probe's monotonicity:
+   * if evicting a set frees a placement, evicting any superset does too.
+   */
+  private static final class Search {
+    private final PreemptionRequest preemptor;
+    private final FeasibilityProbe probe;
+    private final List<Candidate> sorted;
+
+    Search(PreemptionRequest preemptor, FeasibilityProbe probe, List<Candidate> sorted) {
+      this.preemptor = preemptor;
+      this.probe = probe;
+      this.sorted = sorted;
+    }
+
+    /**
+     * An irreducible feasible set, cheapest first, or {@code null} if even all candidates do not
+     * free a placement. The empty set is known infeasible.
+     */
+    List<Candidate> irreducibleSet() {
+      int n = sorted.size();
+      List<Candidate> required = new ArrayList<>();
+      // 1. Greedy in cost order: the shortest feasible prefix. Gallop 1, 2, 4 … so the probes
+      //    stay as small as the answer, then binary-search between the last two sizes. If even
+      //    the whole list is infeasible, no set is.
+      int lo = 0;
+      int hi = 1;
+      while (!feasible(required, hi)) {
+        if (hi == n) {
+          return null;
+        }
+        lo = hi;
+        hi = Math.min(n, hi * 2);
+      }
+      int shortest = shortestFeasiblePrefix(required, lo, hi);
+      // 2. Prune: the last candidate of the shortest prefix is necessary. Among the cheaper ones,
+      //    repeatedly find the shortest prefix that completes the required set; its last element
+      //    is necessary too. Each kept victim is necessary: without it the rest lies inside an
+      //    infeasible prefix.
+      required.add(sorted.get(shortest - 1));
+      int limit = shortest - 1;
+      while (limit > 0 && !feasible(required, 0)) {
+        int next = shortestFeasiblePrefix(required, 0, limit);
+        required.add(sorted.get(next - 1));
+        limit = next - 1;
+      }
+      required.sort(CHEAPEST_FIRST);
+      required.forEach(c -> c.taken = true);
+      return required;
+    }
+
+    /** Smallest k in (lo, hi] with required ∪ prefix(k) feasible; prefix(lo) infeasible. */
+    private int shortestFeasiblePrefix(List<Candidate> required, int lo, int hi) {
+      while (hi - lo > 1) {
+        int mid = (lo + hi) >>> 1;
+        if (feasible(required, mid)) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+      return hi;
+    }
+
+    private boolean feasible(List<Candidate> required, int prefix) {
+      return probe.feasibleWithout(preemptor, new EvictionSet(required, sorted, prefix));
+    }
+  }
+
+  /**
+   * The ids of {@code required} plus the first {@code prefix} sorted candidates, as a read-only
+   * set view: a probe usually just iterates it, so building a hash set per probe would cost more
+   * than the probe. The two parts are disjoint (required victims all lie beyond the prefix).
+   * Iteration order is deterministic: required first, then the prefix cheapest first.
+   */
+  private static final class EvictionSet extends AbstractSet<String> {
+    private final List<Candidate> required;
+    private final List<Candidate> sorted;
+    private final int prefix;
+    private Set<String> index;
+
+    EvictionSet(List<Candidate> required, List<Candidate> sorted, int prefix) {
+      this.required = required;
+      this.sorted = sorted;
+      this.prefix = prefix;
+    }
+
+    @Override
+    public Iterator<String> iterator() {
+      return new Iterator<>() {
+        private int i;
+
+        @Override
+        public boolean hasNext() {
+          return i < size();
+        }
+
+        @Override
+        public String next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          int k = i++;
+          return k < required.size()
+              ? required.get(k).job().jobId() : sorted.get(k - required.size()).job().jobId();
+        }
+      };
+    }
+
+    @Override
+    public int size() {
+      return required.size() + prefix;
+    }
+
+    @Override
+    public boolean contains(Object o) {
+      if (index == null) {
+        index = new HashSet<>(this);
+      }
+      return index.contains(o);
+    }
+  }
+
+  /** Accumulates the preemptor's trace and builds the decision. */
+  private final class Verdict {
+    private final String preemptorId;
+    private final double preemptorScore;
+    private final double gainGpuHours;
+    private final Instant now;
+    private final List<TraceEntry> head = new ArrayList<>();
+    private TraceEntry[] slots = new TraceEntry[0];
+    private double totalCost;
+
+    Verdict(String preemptorId, double preemptorScore, double gainGpuHours, Instant now) {
+      this.preemptorId = preemptorId;
+      this.preemptorScore = preemptorScore;
+      this.gainGpuHours = gainGpuHours;
+      this.now = now;
+    }
+
+    void head(PreemptionRule rule, Result result, String detail) {
+      head.add(new TraceEntry(preemptorId, rule, result, detail));
+    }
+
+    PreemptionDecision refuse(PreemptionRule rule, String detail) {
+      return build(Outcome.REFUSED, List.of(),
+          new TraceEntry(preemptorId, rule, Result.REFUSE, detail));
+    }
+
+    PreemptionDecision preempt(List<Victim> victims, String detail) {
+      return build(Outcome.PREEMPT, victims,
+          new TraceEntry(preemptorId, PreemptionRule.P5_GAIN_VS_COST, Result.PASS, detail));
+    }
+
+    private PreemptionDecision build(Outcome outcome, List<Victim> victims, TraceEntry last) {
+      List<TraceEntry> trace = new ArrayList<>(head.size() + slots.length + 1);
+      trace.addAll(head);
+      for (TraceEntry e : slots) {
+        if (e != null) {
+          trace.add(e);
+        }
+      }
+      trace.add(last);
+      return new PreemptionDecision(outcome, preemptorId, preemptorScore, victims, totalCost,
+          gainGpuHours, trace, config.policyVersion(), now);
+    }
+  }
+}
