@@ -105,32 +105,22 @@ public final class ActiveDefragPlanner {
           f.index());
       TreeSet<String> closed = new TreeSet<>(evacuated);
       closed.add(f.nodeId());
-      ClusterSnapshot trial = hyp;
-      List<Migration> moves = new ArrayList<>();
-      for (Allocation a : jobs) {
-        JobMover.Moved m = mover.move(now, trial, a, closed, reason);
-        if (m == null) {
-          moves = null;
-          break;
-        }
-        moves.add(m.migration());
-        trial = m.after();
-      }
-      if (moves == null) {
+      JobMover.Evacuation evac = mover.evacuate(now, hyp, jobs, closed, reason);
+      if (evac == null) {
         skipped.merge("a job on it fits nowhere else", 1, Integer::sum);
         continue;
       }
-      double strandedAfter = index.strandedGpus(trial);
+      double strandedAfter = index.strandedGpus(evac.after());
       if (strandedAfter >= stranded - ClusterSnapshot.SHARE_EPSILON) {
         skipped.merge("emptying it would not reduce stranded idle GPUs", 1, Integer::sum);
         continue;
       }
       trace.add(new TraceEntry(f.nodeId(), "T3 active defrag", "evacuate", String.format(
           Locale.ROOT, "index %.2f, %d job(s), %.2f GPUs moved; stranded GPUs %.2f → %.2f",
-          f.index(), moves.size(), cost, stranded, strandedAfter)));
-      moves.forEach(out::add);
+          f.index(), evac.moves().size(), cost, stranded, strandedAfter)));
+      evac.moves().forEach(out::add);
       stranded = strandedAfter;
-      hyp = trial;
+      hyp = evac.after();
       evacuated.add(f.nodeId());
     }
     skipped.forEach((why, count) -> trace.add(new TraceEntry(count + " node(s)",

@@ -6,6 +6,8 @@ import io.tideline.core.model.WorkloadClass;
 import io.tideline.core.placement.PlacementDecision;
 import io.tideline.core.placement.Placer;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -53,4 +55,23 @@ final class JobMover {
 
   /** A planned move and the ledger after it. */
   record Moved(Migration migration, ClusterSnapshot after) {}
+
+  /** Every job moved off, one after the other; {@code null} if any of them fits nowhere. */
+  Evacuation evacuate(Instant now, ClusterSnapshot hyp, List<Allocation> jobs, Set<String> closed,
+      String reason) {
+    ClusterSnapshot trial = hyp;
+    List<Migration> moves = new ArrayList<>();
+    for (Allocation a : jobs) {
+      Moved m = move(now, trial, a, closed, reason);
+      if (m == null) {
+        return null;
+      }
+      moves.add(m.migration());
+      trial = m.after();
+    }
+    return new Evacuation(List.copyOf(moves), trial);
+  }
+
+  /** The migrations that empty a node, and the ledger after them. */
+  record Evacuation(List<Migration> moves, ClusterSnapshot after) {}
 }

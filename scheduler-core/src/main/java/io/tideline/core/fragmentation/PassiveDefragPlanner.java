@@ -1,6 +1,7 @@
 package io.tideline.core.fragmentation;
 
 import io.tideline.core.slots.SlotClass;
+import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.cluster.NodeLedger;
 import io.tideline.core.cluster.Reservation;
@@ -119,28 +120,22 @@ public final class PassiveDefragPlanner {
       TreeSet<String> closed = new TreeSet<>();
       targets.forEach(t -> closed.add(topo.node(t).id()));
       closed.add(nodeId);
-      ClusterSnapshot trial = hyp;
-      List<Migration> moves = new ArrayList<>();
+      List<Allocation> toMove = new ArrayList<>();
       for (String jobId : best.jobs) {
-        JobMover.Moved m = mover.move(now, trial, trial.allocations().get(jobId), closed, reason);
-        if (m == null) {
-          moves = null;
-          break;
-        }
-        moves.add(m.migration());
-        trial = m.after();
+        toMove.add(hyp.allocations().get(jobId));
       }
-      if (moves == null) {
+      JobMover.Evacuation evac = mover.evacuate(now, hyp, toMove, closed, reason);
+      if (evac == null) {
         rejected.add(best.node);
         trace.add(new TraceEntry(nodeId, "T3 passive defrag", "skipped",
             "a job on it fits nowhere else"));
         continue;
       }
       trace.add(new TraceEntry(nodeId, "T3 passive defrag", "free", String.format(Locale.ROOT,
-          "move %d job(s), %.2f GPUs: %s", moves.size(), best.cost, best.jobs)));
-      moves.forEach(out::add);
+          "move %d job(s), %.2f GPUs: %s", evac.moves().size(), best.cost, best.jobs)));
+      evac.moves().forEach(out::add);
       targets.add(best.node);
-      hyp = trial;
+      hyp = evac.after();
       // 6. done as soon as the job fits
       PlacementDecision unlocked = placer.decide(now, hyp, job);
       if (unlocked.placed()) {
