@@ -2,7 +2,9 @@ package io.tideline.platform.serde;
 
 import io.apicurio.registry.serde.avro.AvroDatumProvider;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
+import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericContainer;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -24,8 +26,8 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public class SpecificAvroDatumProvider<T> implements AvroDatumProvider<T> {
 
-  private static final SpecificData DATA =
-      new SpecificData(io.tideline.events.Contracts.class.getClassLoader());
+  private static final SpecificData DATA = withConversions(
+      new SpecificData(io.tideline.events.Contracts.class.getClassLoader()));
 
   private final ConcurrentHashMap<Schema, DatumReader<T>> readers = new ConcurrentHashMap<>();
 
@@ -48,6 +50,17 @@ public class SpecificAvroDatumProvider<T> implements AvroDatumProvider<T> {
     }
     throw new IllegalArgumentException("not an Avro record: "
         + (data == null ? "null" : data.getClass().getName()));
+  }
+
+  /** Logical types as the generated classes use them (timestamps as Instant, …), also in unions. */
+  private static SpecificData withConversions(SpecificData data) {
+    data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+    data.addLogicalTypeConversion(new TimeConversions.TimestampMicrosConversion());
+    data.addLogicalTypeConversion(new TimeConversions.LocalTimestampMillisConversion());
+    data.addLogicalTypeConversion(new TimeConversions.DateConversion());
+    data.addLogicalTypeConversion(new TimeConversions.TimeMillisConversion());
+    data.addLogicalTypeConversion(new Conversions.DecimalConversion());
+    return data;
   }
 
   private static <T> DatumReader<T> readerFor(Schema writer) {
