@@ -455,7 +455,8 @@ public final class NotifierEngine implements AutoCloseable {
         meters.delivery(ch.name(), "already_delivered", 1);
         continue;
       }
-      outbox.add(new Outbox.Entry<>(key, n.getUserId(), ch, release, digestible, p));
+      outbox.add(new Outbox.Entry<>(key, n.getUserId(), ch, release, n.getCreatedAt(), digestible,
+          p));
     }
   }
 

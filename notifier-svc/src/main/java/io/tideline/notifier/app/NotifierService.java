@@ -56,7 +56,8 @@ public class NotifierService {
   /** Stops the current engine (if any) and starts a fresh one consuming as {@code groupId}. */
   public synchronized NotifierEngine restart(String groupId) {
     stop();
-    NotifierEngine e = new NotifierEngine(config, groupId, kafka, serdes.valueSerdeConfig(),
+    NotifierEngine e = new NotifierEngine(config, groupId, kafka,
+        LogicalTypeDatumProvider.serdeConfig(serdes.valueSerdeConfig()),
         new Directory(config), renderer, senders, deadLetters, meters);
     e.start();
     engine = e;

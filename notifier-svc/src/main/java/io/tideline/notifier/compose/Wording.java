@@ -31,8 +31,8 @@ public final class Wording {
         : (lang == Lang.ZH_CN ? "（" + e.protectionDetail() + "）" : " (" + e.protectionDetail() + ")");
     String others = e.victimCount() > 1
         ? (lang == Lang.ZH_CN ? "，本次共 " + e.victimCount() + " 个作业合计 " + d2(e.totalCostGpuHours())
-            + " GPU·小时" : "; all " + e.victimCount() + " preempted jobs together "
-            + d2(e.totalCostGpuHours()) + " GPU-hours")
+            + " GPU·小时" : " (all " + e.victimCount() + " preempted jobs together: "
+            + d2(e.totalCostGpuHours()) + " GPU-hours)")
         : "";
     if (lang == Lang.ZH_CN) {
       return "您的作业 " + e.victimJobId() + " 被抢占，为" + who + " " + e.preemptorJobId()
@@ -48,7 +48,7 @@ public final class Wording {
         + ", which meets the policy's preemption threshold, and your job's protection window had"
         + " ended" + protection + ". Moving your job costs about " + d2(e.victimCostGpuHours())
         + " GPU-hours" + others + ", less than the " + d2(e.gainGpuHours())
-        + " GPU-hours gained by running it now. This is not a cluster fault: your job is"
+        + " GPU-hours gained by running " + e.preemptorJobId() + " now. This is not a cluster fault: your job is"
         + " re-queued automatically, please do not resubmit it. (policy " + e.policyVersion() + ")";
   }
 

@@ -24,18 +24,19 @@ public final class Outbox<T> {
    * @param userId recipient
    * @param channel channel
    * @param releaseAt event time from which it may be sent
+   * @param eventTime event time of the notice itself (orders a digest)
    * @param digestible whether it may be merged into a digest
    * @param payload the notice
    */
   public record Entry<T>(String key, String userId, Channel channel, Instant releaseAt,
-      boolean digestible, T payload) {}
+      Instant eventTime, boolean digestible, T payload) {}
 
   /**
    * What to send at once: one entry alone, or several as a digest.
    *
    * @param userId recipient
    * @param channel channel
-   * @param entries the notices, in release then key order
+   * @param entries the notices, in event-time then key order
    */
   public record Batch<T>(String userId, Channel channel, List<Entry<T>> entries) {
     /** Whether this is a digest of several notices. */
@@ -62,7 +63,7 @@ public final class Outbox<T> {
 
   /**
    * The batches due at stream time {@code now}, removed from nothing (callers remove what they
-   * sent). Order: by user, channel, then release time, so a run is deterministic.
+   * sent). Order: by user, channel, then event time, so a run is deterministic.
    */
   public List<Batch<T>> due(Instant now) {
     // 1. Collect the due entries per user and channel.
@@ -74,7 +75,7 @@ public final class Outbox<T> {
     }
     // 2. Digestible entries of a group go together, the others one by one.
     List<Batch<T>> out = new ArrayList<>();
-    Comparator<Entry<T>> order = Comparator.<Entry<T>, Instant>comparing(Entry::releaseAt)
+    Comparator<Entry<T>> order = Comparator.<Entry<T>, Instant>comparing(Entry::eventTime)
         .thenComparing(Entry::key);
     for (List<Entry<T>> g : groups.values()) {
       g.sort(order);

@@ -29,7 +29,7 @@ class PreemptionWordingTest {
     assertThat(en).contains("Your job train-1 was preempted to make room for the online inference job inf-7")
         .contains("Its score 3.00 is 2.00x your job's 1.50")
         .contains("protection window had ended")
-        .contains("costs about 0.50 GPU-hours, less than the 12.00 GPU-hours gained")
+        .contains("costs about 0.50 GPU-hours, less than the 12.00 GPU-hours gained by running inf-7 now")
         .contains("not a cluster fault").contains("do not resubmit");
     String zh = Wording.preemptionReason(e, Lang.ZH_CN);
     assertThat(zh).contains("您的作业 train-1 被抢占").contains("在线推理作业 inf-7")
@@ -57,7 +57,7 @@ class PreemptionWordingTest {
     String en = Wording.preemptionReason(PreemptionExplainer.explain(d, a), Lang.EN);
 
     assertThat(en).contains("a job of tenant search (which holds the right to preempt), inf-7")
-        .contains("all 2 preempted jobs together 1.00 GPU-hours");
+        .contains("(all 2 preempted jobs together: 1.00 GPU-hours), less than");
     d.getTrace().set(0, Decisions.entry("inf-7", "W4 right to preempt", "PASS", "critical job"));
     assertThat(PreemptionExplainer.explain(d, a).preemptorRight()).isEqualTo("CRITICAL");
   }

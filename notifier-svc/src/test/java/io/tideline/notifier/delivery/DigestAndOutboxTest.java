@@ -20,7 +20,7 @@ class DigestAndOutboxTest {
     for (int i = 0; i < 50; i++) {
       Instant t = T0.plusSeconds(i);
       outbox.add(new Outbox.Entry<>("n" + i + "|SLACK", "alice", Channel.SLACK,
-          windows.windowEnd("alice", t), true, "n" + i));
+          windows.windowEnd("alice", t), t, true, "n" + i));
     }
     // 2. Nothing is due before the window ends; at its end exactly one batch of 50.
     assertThat(outbox.due(T0.plusSeconds(59))).isEmpty();
@@ -29,6 +29,7 @@ class DigestAndOutboxTest {
     assertThat(due.get(0).digest()).isTrue();
     assertThat(due.get(0).entries()).hasSize(50);
     assertThat(due.get(0).entries().get(0).payload()).isEqualTo("n0");
+    assertThat(due.get(0).entries().get(49).payload()).isEqualTo("n49"); // event-time order
   }
 
   @Test
@@ -43,10 +44,10 @@ class DigestAndOutboxTest {
   @Test
   void shouldSendNonDigestibleEntriesAloneAndIgnoreDuplicates() {
     Outbox<String> outbox = new Outbox<>();
-    assertThat(outbox.add(new Outbox.Entry<>("a|EMAIL", "u", Channel.EMAIL, T0, false, "a"))).isTrue();
-    assertThat(outbox.add(new Outbox.Entry<>("a|EMAIL", "u", Channel.EMAIL, T0, false, "a"))).isFalse();
-    outbox.add(new Outbox.Entry<>("b|EMAIL", "u", Channel.EMAIL, T0, false, "b"));
-    outbox.add(new Outbox.Entry<>("b|SLACK", "u", Channel.SLACK, T0, false, "b"));
+    assertThat(outbox.add(new Outbox.Entry<>("a|EMAIL", "u", Channel.EMAIL, T0, T0, false, "a"))).isTrue();
+    assertThat(outbox.add(new Outbox.Entry<>("a|EMAIL", "u", Channel.EMAIL, T0, T0, false, "a"))).isFalse();
+    outbox.add(new Outbox.Entry<>("b|EMAIL", "u", Channel.EMAIL, T0, T0, false, "b"));
+    outbox.add(new Outbox.Entry<>("b|SLACK", "u", Channel.SLACK, T0, T0, false, "b"));
     List<Outbox.Batch<String>> due = outbox.due(T0);
     assertThat(due).hasSize(3).noneMatch(Outbox.Batch::digest);
     outbox.remove("a|EMAIL");
