@@ -109,6 +109,7 @@ public final class NotifierEngine implements AutoCloseable {
   private final Set<TroughSlot> troughs = new ConcurrentSkipListSet<>();
   private final Map<String, NoticeComposer.Owner> owners = new ConcurrentHashMap<>();
   private final Set<String> knownNotices = ConcurrentHashMap.newKeySet();
+  private final Set<String> readBack = ConcurrentHashMap.newKeySet();
   private final Set<String> delivered = new HashSet<>();
   private final Outbox<Pending> outbox = new Outbox<>();
   private final DigestWindows windows;
@@ -198,6 +199,11 @@ public final class NotifierEngine implements AutoCloseable {
   /** Whether the forecast trough starting at {@code start} is known (tests wait on it). */
   public boolean knowsTroughAt(Instant start) {
     return troughs.stream().anyMatch(t -> t.start().equals(start));
+  }
+
+  /** Whether a notice has been read back from {@code notices} and queued (tests wait on it). */
+  public boolean hasQueued(String noticeId) {
+    return readBack.contains(noticeId);
   }
 
   /** Whether the owner of a job is known (tests wait on it). */
@@ -337,6 +343,7 @@ public final class NotifierEngine implements AutoCloseable {
       case TopicCatalogue.NOTICES -> {
         if (v instanceof Notice n) {
           knownNotices.add(n.getNoticeId());
+          readBack.add(n.getNoticeId());
           advance(n.getCreatedAt());
           Pending p = new Pending(n, r);
           if (buffer != null) {

@@ -169,7 +169,9 @@ class NotifierEndToEndTest {
       send("preemption.decisions", "c1", Decisions.preempt("dec-burst-" + i, t.plusSeconds(i),
           List.of(Decisions.victim("burst-" + i, "frank"))));
     }
-    // 2. The cluster clock passes the end of the 60 s window that the first one opened.
+    // 2. Once all 50 are in (the clock is another topic: it could overtake them), the cluster
+    //    clock passes the end of the 60 s window that the first one opened.
+    await("50 notices queued", () -> engine().hasQueued("dec-burst-49/burst-49/PREEMPTED"));
     tick(t.plusSeconds(60));
 
     await("frank's digest", () -> Channels.slackDelivered("frank").size() == 1
@@ -220,7 +222,8 @@ class NotifierEndToEndTest {
     await("judy-job-2's owner known", () -> engine().knowsOwner("judy-job-2"));
     send("preemption.decisions", "c1",
         Decisions.preempt("dec-judy", t, List.of(Decisions.victim("judy-job-1", "judy"))));
-    // 1. Resumed (owner known from the decision's victims).
+    // 1. Resumed (owner known from the decision's victims; lifecycle is another topic, so wait).
+    await("judy-job-1's owner known", () -> engine().knowsOwner("judy-job-1"));
     List<GpuAssignment> gpus = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       gpus.add(GpuAssignment.newBuilder().setNodeId("n1").setGpuIndex(i).setShare(1.0).build());
