@@ -29,7 +29,9 @@ public final class Contracts {
       Eviction.class,
       Notice.class,
       BillingUsage.class,
-      DeadLetter.class);
+      DeadLetter.class,
+      NotifyPreference.class,
+      NoticeDelivery.class);
 
   private Contracts() {}
 

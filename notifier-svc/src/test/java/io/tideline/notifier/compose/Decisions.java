@@ -1,0 +1,52 @@
+package io.tideline.notifier.compose;
+
+import io.tideline.events.PreemptionDecision;
+import io.tideline.events.PreemptionOutcome;
+import io.tideline.events.RuleTraceEntry;
+import io.tideline.events.Victim;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds preemption decisions shaped like the preemption core's, for notifier tests. */
+public final class Decisions {
+
+  private Decisions() {}
+
+  /** A victim of {@code user} with score 1.0, cost 0.5 GPU-h, boost 0.2, no retry hint. */
+  public static Victim victim(String jobId, String user) {
+    return Victim.newBuilder().setJobId(jobId).setTenant("tenant-a").setUser(user).setScore(1.0)
+        .setGpus(8).setCostGpuHours(0.5).setQueueBoost(0.2).setRetryAfter(null)
+        .setSharedPoolFallback(false).build();
+  }
+
+  /**
+   * A PREEMPT decision by an ONLINE_INFERENCE preemptor scoring 3.0 against {@code victims}, cost
+   * the victims' sum, gain 12 GPU-h, with the trace lines the core writes.
+   */
+  public static PreemptionDecision preempt(String decisionId, Instant at, List<Victim> victims) {
+    List<RuleTraceEntry> trace = new ArrayList<>();
+    trace.add(entry("inf-7", "W4 right to preempt", "PASS", "ONLINE_INFERENCE may preempt"));
+    trace.add(entry("inf-7", "P1 score", "PASS", "score 3.00 = priority 3.00 × weight 1.00"));
+    trace.add(entry("inf-7", "P5 gain", "PASS", "gain 12.00 GPU-h = 8 GPUs × 1.50 h wait avoided"));
+    double cost = 0;
+    for (Victim v : victims) {
+      cost += v.getCostGpuHours();
+      trace.add(entry(v.getJobId(), "victim set", "TAKE", "score "
+          + String.format(java.util.Locale.ROOT, "%.2f", v.getScore()) + ", ratio "
+          + String.format(java.util.Locale.ROOT, "%.2f", 3.0 / v.getScore()) + ", cost "
+          + String.format(java.util.Locale.ROOT, "%.2f", v.getCostGpuHours()) + " GPU-h"));
+    }
+    trace.add(entry("inf-7", "P5 gain vs cost", "PASS", "cost 0.50 GPU-h × 1.50 < gain 12.00"));
+    return PreemptionDecision.newBuilder().setDecisionId(decisionId).setRequestId("req-" + decisionId)
+        .setCluster("c1").setPreemptorJobId("inf-7").setDecidedAt(at)
+        .setOutcome(PreemptionOutcome.PREEMPT).setPreemptorScore(3.0).setVictims(victims)
+        .setTotalCostGpuHours(cost).setGainGpuHours(12.0).setLedgerVersion(42)
+        .setPolicyVersion("p-2026.11").setTrace(trace).build();
+  }
+
+  static RuleTraceEntry entry(String subject, String rule, String outcome, String detail) {
+    return RuleTraceEntry.newBuilder().setSubject(subject).setRule(rule).setOutcome(outcome)
+        .setDetail(detail).build();
+  }
+}
