@@ -57,7 +57,7 @@ public class NotifierService {
   public synchronized NotifierEngine restart(String groupId) {
     stop();
     NotifierEngine e = new NotifierEngine(config, groupId, kafka,
-        LogicalTypeDatumProvider.serdeConfig(serdes.valueSerdeConfig()),
+        serdes.valueSerdeConfig(),
         new Directory(config), renderer, senders, deadLetters, meters);
     e.start();
     engine = e;

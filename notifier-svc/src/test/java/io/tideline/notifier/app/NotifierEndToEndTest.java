@@ -341,8 +341,7 @@ class NotifierEndToEndTest {
   }
 
   private static Map<String, Object> serde() {
-    return LogicalTypeDatumProvider.serdeConfig(
-        AvroSerdes.serdeConfig(TidelineInfraResource.infra().registry().url(), true));
+    return AvroSerdes.serdeConfig(TidelineInfraResource.infra().registry().url(), true);
   }
 
   private static Properties producerProps() {
