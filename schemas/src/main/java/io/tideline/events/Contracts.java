@@ -29,7 +29,10 @@ public final class Contracts {
       Eviction.class,
       Notice.class,
       BillingUsage.class,
-      DeadLetter.class);
+      DeadLetter.class,
+      QuotaConfigDocument.class,
+      QuotaChange.class,
+      QuotaReclaim.class);
 
   private Contracts() {}
 
