@@ -105,6 +105,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
   private Instant now;
   private TreeMap<String, Double> peaks;
   private Index index;
+  private long recordTimestamp;
 
   QuotaWriter(QuotaPolicy policy, Deserializer<Object> avro, QuotaListener listener) {
     this.policy = policy;
@@ -141,6 +142,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
 
   @Override
   public void process(Record<String, byte[]> record) {
+    recordTimestamp = record.timestamp();
     Routed in = Routed.unpack(record.value());
     Object event;
     try {
@@ -571,8 +573,9 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
     return b != null && b.isAfter(a) ? b : a;
   }
 
+  /** Outputs carry the input record's timestamp (Streams' convention; retention works on it). */
   private void forward(String key, SpecificRecord value) {
-    context.forward(new Record<>(key, value, now.toEpochMilli()));
+    context.forward(new Record<>(key, value, recordTimestamp));
   }
 
   private static RuleTraceEntry trace(TraceEntry t) {
