@@ -406,6 +406,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
     List<UsageRecord> pieces = meter.meter(j.request().tenant(), id, model, gpus, j.basis(),
         j.meteredUntil(), until, policy.slots());
     Instant end = j.meteredUntil();
+    TreeMap<String, BillingDay> days = new TreeMap<>(); // one write per day: queries see whole runs
     for (UsageRecord u : pieces) {
       forward(u.tenant(), BillingUsage.newBuilder()
           .setTenant(u.tenant())
@@ -423,11 +424,13 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
           .build());
       String day = u.from().atOffset(ZoneOffset.UTC).toLocalDate().toString();
       String key = u.tenant() + "/" + day;
-      BillingDay b = Optional.ofNullable(Json.read(billing.get(key), BillingDay.class))
-          .orElse(BillingDay.empty(u.tenant(), day, policy.currency()));
-      billing.put(key, Json.write(b.plus(id, u.slotClass().name(), u.gpuSeconds(), u.amount())));
+      BillingDay b = days.computeIfAbsent(key, k -> Optional.ofNullable(
+          Json.read(billing.get(k), BillingDay.class))
+          .orElse(BillingDay.empty(u.tenant(), day, policy.currency())));
+      days.put(key, b.plus(id, u.slotClass().name(), u.gpuSeconds(), u.amount()));
       end = u.to();
     }
+    days.forEach((k, b) -> billing.put(k, Json.write(b)));
     JobEntry next = j.metered(end);
     jobs.put(id, Json.write(next));
     return next;

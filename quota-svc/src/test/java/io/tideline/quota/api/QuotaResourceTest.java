@@ -75,6 +75,7 @@ class QuotaResourceTest {
 
   @Test
   void shouldSayNotFoundOrBadRequestClearly() {
+    awaitServing();
     given().get("/quota/tenants/nobody").then().statusCode(404)
         .body("error", equalTo("no tenant 'nobody'"));
     given().get("/quota/jobs/never-submitted/verdict").then().statusCode(404);
@@ -85,6 +86,20 @@ class QuotaResourceTest {
   private static JobLifecycle lifecycle(LifecycleType type, Instant at) {
     return JobLifecycle.newBuilder().setJobId("rest-g1").setCluster("default").setType(type)
         .setOccurredAt(at).build();
+  }
+
+  /** Until the Streams app runs, the stores answer 503. */
+  private static void awaitServing() {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (given().get("/quota/tenants/search").statusCode() == 503
+        && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
   }
 
   private static Response awaitOk(String path) {
