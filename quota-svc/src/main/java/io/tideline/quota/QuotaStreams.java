@@ -1,6 +1,7 @@
 package io.tideline.quota;
 
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.intake.IntakeConfig;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.config.QuotaServiceConfig;
@@ -25,11 +26,12 @@ import org.apache.kafka.streams.Topology;
 public class QuotaStreams {
 
   @Produces
-  Topology topology(TidelineConfig tideline, QuotaServiceConfig config, AvroSerdes serdes,
-      IntakeMeters meters) {
+  Topology topology(TidelineConfig tideline, QuotaServiceConfig config, IntakeConfig intake,
+      AvroSerdes serdes, IntakeMeters meters) {
     QuotaPolicy policy = new QuotaPolicy(tideline.service(), tideline.cluster(), config.quota(),
         config.idleConfig(), config.pricingConfig(), DailySlotSchedule.EXAMPLE,
-        config.meteringInterval(), config.currency(), bootstrap(config.definitionFile()));
+        config.meteringInterval(), config.currency(), bootstrap(config.definitionFile()),
+        intake.limits());
     return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters);
   }
 

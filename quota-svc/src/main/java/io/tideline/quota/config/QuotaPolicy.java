@@ -1,5 +1,6 @@
 package io.tideline.quota.config;
 
+import io.tideline.core.admission.SubmissionLimits;
 import io.tideline.core.pricing.DailySlotSchedule;
 import io.tideline.core.pricing.PricingConfig;
 import io.tideline.core.pricing.SlotTimeline;
@@ -20,6 +21,7 @@ import java.time.Duration;
  * @param meteringInterval B1: a running job is billed at least this often
  * @param currency cost unit on billing records
  * @param bootstrap the definition in force until one arrives on {@code quota.config}
+ * @param intakeLimits bounds on submissions ({@code tideline.intake.*}), checked by the gate
  */
 public record QuotaPolicy(
     String service,
@@ -30,7 +32,8 @@ public record QuotaPolicy(
     SlotTimeline slots,
     Duration meteringInterval,
     String currency,
-    BootstrapDefinition bootstrap) {
+    BootstrapDefinition bootstrap,
+    SubmissionLimits intakeLimits) {
 
   /** The bootstrap definition text and where it came from. */
   public record BootstrapDefinition(String source, String text) {}
@@ -38,6 +41,7 @@ public record QuotaPolicy(
   /** The core defaults with a bootstrap definition, for tests and tools. */
   public static QuotaPolicy defaults(String cluster, BootstrapDefinition bootstrap) {
     return new QuotaPolicy("quota-svc", cluster, QuotaConfig.DEFAULTS, IdleConfig.DEFAULTS,
-        PricingConfig.DEFAULTS, DailySlotSchedule.EXAMPLE, Duration.ofHours(1), "CU", bootstrap);
+        PricingConfig.DEFAULTS, DailySlotSchedule.EXAMPLE, Duration.ofHours(1), "CU", bootstrap,
+        SubmissionLimits.DEFAULTS);
   }
 }

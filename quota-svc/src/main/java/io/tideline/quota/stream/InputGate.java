@@ -41,13 +41,14 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
   private final QuotaListener listener;
   private ProcessorContext<String, Routed> context;
 
-  InputGate(String service, String cluster, Deserializer<Object> avro, QuotaListener listener) {
+  InputGate(String service, String cluster, SubmissionLimits limits, Deserializer<Object> avro,
+      QuotaListener listener) {
     this.service = service;
     this.cluster = cluster;
     this.avro = avro;
     @SuppressWarnings({"unchecked", "rawtypes"})
     Deserializer<JobSubmitted> jobs = (Deserializer) avro;
-    this.intake = new JobIntake(jobs, SubmissionLimits.DEFAULTS);
+    this.intake = new JobIntake(jobs, limits);
     this.listener = listener;
   }
 

@@ -63,8 +63,8 @@ public final class QuotaTopology {
       KStream<String, Routed> s = builder
           .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
               .withName("read-" + topic))
-          .process(() -> new InputGate(policy.service(), policy.cluster(), deserializer(serdeConfig),
-              listener));
+          .process(() -> new InputGate(policy.service(), policy.cluster(), policy.intakeLimits(),
+              deserializer(serdeConfig), listener));
       gated = gated == null ? s : gated.merge(s);
     }
     // 2. Dead letters out; accepted inputs to the single writer of the cluster.

@@ -143,6 +143,8 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
   @Override
   public void process(Record<String, byte[]> record) {
     recordTimestamp = record.timestamp();
+    QuotaLedger ledgerBefore = ledger;
+    String indexBefore = Json.write(index);
     Routed in = Routed.unpack(record.value());
     Object event;
     try {
@@ -166,10 +168,16 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
       case TopicCatalogue.CLUSTER_CLOCK -> onTick((ClockTick) event);
       default -> LOG.warnf("unexpected input topic %s", in.topic);
     }
-    // 2. Persist the shared state (jobs and billing days are written as they change).
-    state.put(K_LEDGER, Json.write(LedgerSnapshot.of(ledger, now)));
+    // 2. Persist the shared state that changed (jobs and billing days are written as they change);
+    //    a telemetry sample or an idle tick must not rewrite the ledger's changelog entry.
+    if (ledger != ledgerBefore || state.get(K_LEDGER) == null) {
+      state.put(K_LEDGER, Json.write(LedgerSnapshot.of(ledger, now)));
+    }
+    String indexAfter = Json.write(index);
+    if (!indexAfter.equals(indexBefore)) {
+      state.put(K_INDEX, indexAfter);
+    }
     state.put(K_NOW, now.toString());
-    state.put(K_INDEX, Json.write(index));
   }
 
   /** The event time an input carries in its own fields (never the wall clock). */
