@@ -23,7 +23,7 @@ class TopicCatalogueTest {
   void shouldCompactOnlyLatestValueTopics() {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::compacted).map(TopicSpec::name))
         .containsExactlyInAnyOrder("cluster.inventory", "quota.state", "placement.queue",
-            "notices.deliveries", "notify.directory");
+            "notices.deliveries", "notify.directory", "quota.config");
   }
 
   @Test
@@ -33,5 +33,11 @@ class TopicCatalogueTest {
         assertThat(TopicCatalogue.find((String) f.get(null))).as(f.getName()).isPresent();
       }
     }
+  }
+
+  @Test
+  void shouldListEveryTopicOnce() {
+    var names = TopicCatalogue.all().stream().map(TopicSpec::name).toList();
+    assertThat(names).doesNotHaveDuplicates();
   }
 }

@@ -31,7 +31,10 @@ public final class Contracts {
       BillingUsage.class,
       DeadLetter.class,
       NotifyPreference.class,
-      NoticeDelivery.class);
+      NoticeDelivery.class,
+      QuotaConfigDocument.class,
+      QuotaChange.class,
+      QuotaReclaim.class);
 
   private Contracts() {}
 

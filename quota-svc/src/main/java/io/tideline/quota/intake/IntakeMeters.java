@@ -2,20 +2,23 @@ package io.tideline.quota.intake;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tideline.quota.stream.QuotaListener;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * Meters of the job intake, in one place.
+ * Meters of the quota service, in one place (the topology reports through {@link QuotaListener}).
  *
  * <ul>
- *   <li>{@code tideline_intake_records_total{topic, outcome}}: records read, by outcome
- *       ({@code accepted}, {@code dead_lettered}).
+ *   <li>{@code tideline_intake_records_total{topic, outcome}}: input records read, by outcome
+ *       ({@code accepted}, {@code dead_lettered}); every input topic of the topology.
  *   <li>{@code tideline_intake_refusals_total{topic, error_class}}: dead letters by kind
  *       ({@code DESERIALIZATION}, {@code VALIDATION}).
+ *   <li>{@code tideline_quota_verdicts_total{verdict}}: verdicts published, by outcome
+ *       ({@code GUARANTEED}, {@code SHARED}, {@code QUEUED}, {@code REJECTED}).
  * </ul>
  */
 @ApplicationScoped
-public class IntakeMeters {
+public class IntakeMeters implements QuotaListener {
 
   private final MeterRegistry registry;
 
@@ -23,21 +26,31 @@ public class IntakeMeters {
     this.registry = registry;
   }
 
-  void accepted(String topic) {
+  @Override
+  public void accepted(String topic) {
     records(topic, "accepted").increment();
   }
 
-  void deadLettered(String topic, String errorClass) {
+  @Override
+  public void deadLettered(String topic, String errorClass) {
     records(topic, "dead_lettered").increment();
     Counter.builder("tideline.intake.refusals")
-        .description("Submissions refused and dead-lettered, by kind of error")
+        .description("Input records refused and dead-lettered, by kind of error")
         .tag("topic", topic).tag("error_class", errorClass)
+        .register(registry).increment();
+  }
+
+  @Override
+  public void verdict(String verdict) {
+    Counter.builder("tideline.quota.verdicts")
+        .description("Quota verdicts published, by outcome")
+        .tag("verdict", verdict)
         .register(registry).increment();
   }
 
   private Counter records(String topic, String outcome) {
     return Counter.builder("tideline.intake.records")
-        .description("Submissions read from the topic, by outcome")
+        .description("Input records read from the topic, by outcome")
         .tag("topic", topic).tag("outcome", outcome)
         .register(registry);
   }

@@ -1,0 +1,102 @@
+package io.tideline.quota.stream;
+
+import io.tideline.quota.config.QuotaPolicy;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The quota service's Kafka Streams topology (issue #5), a static factory so tests build it with
+ * {@code TopologyTestDriver} and the service with Quarkus:
+ *
+ * <ol>
+ *   <li>Each input ({@code quota.config}, {@code jobs.submitted}, {@code jobs.lifecycle},
+ *       {@code forecast.slots}, {@code gpu.telemetry}, {@code cluster.clock}) is read as raw bytes
+ *       and checked by {@link InputGate}; refused records go to {@code <topic>.dlq} with the reason.
+ *   <li>Accepted inputs are re-keyed by the cluster and repartitioned through one internal topic
+ *       ({@code quota-svc-quota-inputs-repartition}), so one task — the single writer — sees every
+ *       quota event of a cluster in one order.
+ *   <li>{@link QuotaWriter} decides with the core and keeps its state in three persistent stores
+ *       with changelogs: {@value #STATE_STORE} (definition, ledger, logical now, peaks, index),
+ *       {@value #JOBS_STORE} (per job) and {@value #BILLING_STORE} (per tenant and day).
+ *   <li>Outputs are routed by record type: {@code quota.verdicts}, {@code quota.state},
+ *       {@code billing.usage}, {@code quota.changes}, {@code quota.reclaims}.
+ * </ol>
+ */
+public final class QuotaTopology {
+
+  public static final String STATE_STORE = "quota-state";
+  public static final String JOBS_STORE = "quota-jobs";
+  public static final String BILLING_STORE = "quota-billing";
+  static final String INPUTS_REPARTITION = "quota-inputs";
+
+  private QuotaTopology() {}
+
+  /**
+   * Builds the topology.
+   *
+   * @param serdeConfig the registry serde settings ({@code AvroSerdes.serdeConfig})
+   */
+  public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
+      QuotaListener listener) {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.addStateStore(store(STATE_STORE));
+    builder.addStateStore(store(JOBS_STORE));
+    builder.addStateStore(store(BILLING_STORE));
+    Serde<SpecificRecord> out = avroSerde(serdeConfig);
+
+    // 1. Gate every input where its offset is known.
+    KStream<String, Routed> gated = null;
+    for (String topic : QuotaTopics.INPUTS) {
+      KStream<String, Routed> s = builder
+          .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+              .withName("read-" + topic))
+          .process(() -> new InputGate(policy.service(), policy.cluster(), policy.intakeLimits(),
+              deserializer(serdeConfig), listener));
+      gated = gated == null ? s : gated.merge(s);
+    }
+    // 2. Dead letters out; accepted inputs to the single writer of the cluster.
+    gated.filter((k, r) -> !r.isInput()).map((k, r) -> org.apache.kafka.streams.KeyValue.pair(
+        r.outKey, r.out)).to((k, v, ctx) -> QuotaTopics.topicOf(v),
+        Produced.with(Serdes.String(), out));
+    gated.filter((k, r) -> r.isInput()).mapValues(Routed::pack)
+        .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
+            .withName(INPUTS_REPARTITION))
+        // 3. The single writer.
+        .process(() -> new QuotaWriter(policy, deserializer(serdeConfig), listener), STATE_STORE,
+            JOBS_STORE, BILLING_STORE)
+        // 4. Outputs by type.
+        .to((k, v, ctx) -> QuotaTopics.topicOf(v), Produced.with(Serdes.String(), out));
+    return builder.build();
+  }
+
+  private static StoreBuilder<KeyValueStore<String, String>> store(String name) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
+        Serdes.String()).withLoggingEnabled(Map.of());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Deserializer<Object> deserializer(Map<String, Object> serdeConfig) {
+    return (Deserializer<Object>) (Deserializer<?>) io.tideline.platform.serde.AvroSerdes
+        .valueDeserializer(serdeConfig);
+  }
+
+  private static Serde<SpecificRecord> avroSerde(Map<String, Object> serdeConfig) {
+    Serializer<SpecificRecord> s = io.tideline.platform.serde.AvroSerdes.valueSerializer(serdeConfig);
+    Deserializer<SpecificRecord> d = io.tideline.platform.serde.AvroSerdes
+        .valueDeserializer(serdeConfig);
+    return Serdes.serdeFrom(s, d);
+  }
+}

@@ -1,0 +1,29 @@
+package io.tideline.quota.stream;
+
+import io.tideline.core.quota.AdmissionVerdict;
+import io.tideline.core.quota.TraceEntry;
+import io.tideline.core.quota.Verdict;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A job's last verdict as stored and served by {@code GET /quota/jobs/{id}/verdict}: the core's
+ * {@link AdmissionVerdict} in a stable JSON shape.
+ */
+public record VerdictView(String jobId, String tenant, String queue, Verdict verdict,
+    double guaranteedGpus, double borrowedGpus, List<String> reclaimJobIds,
+    boolean preemptionRightGranted, String reason, String unblockedBy, List<TraceEntry> trace,
+    String policyVersion, Instant decidedAt) {
+
+  static VerdictView of(AdmissionVerdict v, String tenant) {
+    return new VerdictView(v.jobId(), tenant, v.queue(), v.verdict(), v.guaranteedGpus(),
+        v.borrowedGpus(), v.reclaimJobIds(), v.preemptionRightGranted(), v.reason(),
+        v.unblockedBy(), v.trace(), v.policyVersion(), v.decidedAt());
+  }
+
+  /** Same outcome and reason: no need to publish it again. */
+  boolean sameOutcome(VerdictView o) {
+    return o != null && verdict == o.verdict && reason.equals(o.reason)
+        && unblockedBy.equals(o.unblockedBy);
+  }
+}

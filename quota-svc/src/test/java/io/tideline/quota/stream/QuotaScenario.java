@@ -1,0 +1,170 @@
+package io.tideline.quota.stream;
+
+import io.tideline.events.ClockSource;
+import io.tideline.events.ClockTick;
+import io.tideline.events.GpuSample;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.QuotaConfigDocument;
+import io.tideline.events.QuotaConfigFormat;
+import io.tideline.events.SampleSource;
+import io.tideline.events.SampleState;
+import io.tideline.events.SlotForecast;
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.quota.config.QuotaPolicy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A {@link TopologyTestDriver} around the quota topology with a real schema registry: typed
+ * helpers to publish inputs at explicit event times and read what the service published.
+ */
+final class QuotaScenario implements AutoCloseable {
+
+  static final String CLUSTER = "c1";
+
+  /**
+   * A 16-GPU fleet: search (floor 8, borrow cap 4, may preempt with online inference and critical
+   * jobs) and research (floor 4, no preemption rights); the shared pool is 16 − 12 = 4 GPUs plus
+   * the idle floors their owners lend.
+   */
+  static final String DEFINITION = """
+      version: "test-1"
+      fleetGpus: 16
+      nodes:
+        - {path: acme, kind: ORGANISATION, guaranteedGpus: 12}
+        - {path: acme/search, kind: BUSINESS_LINE, guaranteedGpus: 8, borrowCapGpus: 4,
+           preemptionGrants: [ONLINE_INFERENCE, CRITICAL_JOBS]}
+        - {path: acme/search/ranking, kind: TEAM, guaranteedGpus: 8}
+        - {path: acme/search/ranking/inference, kind: QUEUE, lane: INFERENCE, guaranteedGpus: 4,
+           lendLimitGpus: 0}
+        - {path: acme/search/ranking/training, kind: QUEUE, lane: TRAINING, guaranteedGpus: 4,
+           lendLimitGpus: 0}
+        - {path: acme/research, kind: BUSINESS_LINE, guaranteedGpus: 4, preemptionGrants: []}
+        - {path: acme/research/llm, kind: TEAM, guaranteedGpus: 4}
+        - {path: acme/research/llm/training, kind: QUEUE, lane: TRAINING, guaranteedGpus: 4,
+           lendLimitGpus: 0}
+      """;
+
+  private final TopologyTestDriver driver;
+  private final Map<String, Object> serde;
+  private final Serializer<SpecificRecord> avro;
+  private final Deserializer<Object> reader;
+  private final Path stateDir;
+
+  QuotaScenario(String registryUrl) {
+    this(registryUrl, DEFINITION);
+  }
+
+  QuotaScenario(String registryUrl, String bootstrap) {
+    try {
+      stateDir = Files.createTempDirectory("quota-ttd-");
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+    serde = AvroSerdes.serdeConfig(registryUrl, true);
+    avro = AvroSerdes.valueSerializer(serde);
+    reader = AvroSerdes.valueDeserializer(serde);
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-svc-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    QuotaPolicy policy = QuotaPolicy.defaults(CLUSTER,
+        new QuotaPolicy.BootstrapDefinition("file:test-definition", bootstrap));
+    driver = new TopologyTestDriver(QuotaTopology.build(policy, serde, QuotaListener.NONE), p);
+  }
+
+  // ------------------------------------------------------------------ inputs
+
+  void submit(JobSubmitted job) {
+    send(TopicCatalogue.JOBS_SUBMITTED, job.getJobId(), avro(TopicCatalogue.JOBS_SUBMITTED, job),
+        job.getSubmittedAt());
+  }
+
+  void lifecycle(String jobId, LifecycleType type, Instant at) {
+    JobLifecycle l = JobLifecycle.newBuilder().setJobId(jobId).setCluster(CLUSTER).setType(type)
+        .setOccurredAt(at).build();
+    send(TopicCatalogue.JOBS_LIFECYCLE, jobId, avro(TopicCatalogue.JOBS_LIFECYCLE, l), at);
+  }
+
+  void tick(Instant at) {
+    ClockTick t = ClockTick.newBuilder().setCluster(CLUSTER).setTime(at).setSequence(
+        at.getEpochSecond()).setIntervalMillis(10_000).setSource(ClockSource.SIMULATED).build();
+    send(TopicCatalogue.CLUSTER_CLOCK, CLUSTER, avro(TopicCatalogue.CLUSTER_CLOCK, t), at);
+  }
+
+  void peak(String service, double peakGpus, Instant at) {
+    SlotForecast f = SlotForecast.newBuilder().setServiceId(service).setSlotStart(at)
+        .setSlotEnd(at.plusSeconds(900)).setHoliday(false).setP50(peakGpus / 2).setP90(peakGpus)
+        .setP95(peakGpus).setP99(peakGpus).setHistoricalPeak(peakGpus).setSampleDays(14)
+        .setComputedAt(at).build();
+    send(TopicCatalogue.FORECAST_SLOTS, service, avro(TopicCatalogue.FORECAST_SLOTS, f), at);
+  }
+
+  void utilisation(String jobId, int gpuIndex, double pct, Instant at) {
+    GpuSample s = GpuSample.newBuilder().setGpuId("n1/" + gpuIndex).setCluster(CLUSTER)
+        .setNodeId("n1").setGpuIndex(gpuIndex).setSampledAt(at).setState(SampleState.OK)
+        .setUtilizationPct(pct).setJobId(jobId).setSource(SampleSource.SIMULATOR).build();
+    send(TopicCatalogue.GPU_TELEMETRY, s.getGpuId(), avro(TopicCatalogue.GPU_TELEMETRY, s), at);
+  }
+
+  void definition(String version, String document, Instant at) {
+    QuotaConfigDocument d = QuotaConfigDocument.newBuilder().setCluster(CLUSTER)
+        .setVersion(version).setFormat(QuotaConfigFormat.YAML).setDocument(document)
+        .setAuthor("ops").setPublishedAt(at).build();
+    send(QuotaTopics.CONFIG, CLUSTER, avro(QuotaTopics.CONFIG, d), at);
+  }
+
+  void raw(String topic, String key, byte[] value, Instant at) {
+    send(topic, key, value, at);
+  }
+
+  private byte[] avro(String topic, SpecificRecord r) {
+    return avro.serialize(topic, r);
+  }
+
+  private void send(String topic, String key, byte[] value, Instant at) {
+    TestInputTopic<byte[], byte[]> in = driver.createInputTopic(topic, new ByteArraySerializer(),
+        new ByteArraySerializer());
+    in.pipeInput(key.getBytes(StandardCharsets.UTF_8), value, at);
+  }
+
+  // ------------------------------------------------------------------ outputs
+
+  /** Everything published on {@code topic} since the last read of it. */
+  @SuppressWarnings("unchecked")
+  <T> List<T> read(String topic) {
+    TestOutputTopic<String, Object> out = driver.createOutputTopic(topic, new StringDeserializer(),
+        reader);
+    List<T> values = new ArrayList<>();
+    out.readValuesToList().forEach(v -> values.add((T) v));
+    return values;
+  }
+
+  KeyValueStore<String, String> store(String name) {
+    return driver.getKeyValueStore(name);
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+}

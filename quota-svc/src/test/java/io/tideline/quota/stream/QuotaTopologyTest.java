@@ -1,0 +1,329 @@
+package io.tideline.quota.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tideline.events.BillingUsage;
+import io.tideline.events.DeadLetter;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.PricingKind;
+import io.tideline.events.QuotaChange;
+import io.tideline.events.QuotaChangeKind;
+import io.tideline.events.QuotaReclaim;
+import io.tideline.events.QuotaState;
+import io.tideline.events.QuotaVerdict;
+import io.tideline.events.ReclaimAction;
+import io.tideline.events.SlotClass;
+import io.tideline.events.Verdict;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.testkit.JobSubmissions;
+import io.tideline.testkit.SchemaRegistryServer;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenarios of the quota topology with explicit event times, against a real schema registry. The
+ * fleet and hierarchy are {@link QuotaScenario#DEFINITION}: 16 GPUs, search (floor 8, borrow cap
+ * 4) and research (floor 4), a shared pool of 4.
+ */
+class QuotaTopologyTest {
+
+  static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
+  static SchemaRegistryServer registry;
+  QuotaScenario q;
+
+  @BeforeAll
+  static void startRegistry() {
+    registry = SchemaRegistryServer.start();
+  }
+
+  @AfterAll
+  static void stopRegistry() {
+    registry.close();
+  }
+
+  @BeforeEach
+  void driver() {
+    q = new QuotaScenario(registry.url());
+  }
+
+  @AfterEach
+  void close() {
+    q.close();
+  }
+
+  static JobSubmitted training(String id, int gpus, Instant at) {
+    return JobSubmissions.training(id).gpus(gpus).at(at).build();
+  }
+
+  private QuotaVerdict last(String jobId) {
+    List<QuotaVerdict> vs = q.read(TopicCatalogue.QUOTA_VERDICTS);
+    return vs.stream().filter(v -> v.getJobId().equals(jobId)).reduce((a, b) -> b).orElseThrow(
+        () -> new AssertionError("no verdict for " + jobId + " in " + vs));
+  }
+
+  @Test
+  void shouldGrantTheFloorThenLendThePoolThenQueueAtTheBorrowingCap() {
+    q.submit(training("g1", 4, T0));
+    q.submit(training("s1", 4, T0.plusSeconds(60)));
+    q.submit(training("q1", 2, T0.plusSeconds(120)));
+
+    List<QuotaVerdict> vs = q.read(TopicCatalogue.QUOTA_VERDICTS);
+    assertThat(vs).extracting(QuotaVerdict::getJobId).containsExactly("g1", "s1", "q1");
+    QuotaVerdict g1 = vs.get(0);
+    assertThat(g1.getVerdict()).isEqualTo(Verdict.GUARANTEED);
+    assertThat(g1.getPreemptible()).isFalse();
+    assertThat(g1.getQueue()).isEqualTo("acme/search/ranking/training");
+    assertThat(g1.getPolicyVersion()).isEqualTo("quota-rules-1/test-1");
+    assertThat(g1.getDecidedAt()).isEqualTo(T0);
+    assertThat(g1.getTrace()).extracting(t -> t.getRule()).contains("Q2 guaranteed floor");
+    QuotaVerdict s1 = vs.get(1);
+    assertThat(s1.getVerdict()).isEqualTo(Verdict.SHARED);
+    assertThat(s1.getPreemptible()).isTrue();
+    assertThat(s1.getGpus()).isEqualTo(4.0);
+    QuotaVerdict q1 = vs.get(2);
+    assertThat(q1.getVerdict()).isEqualTo(Verdict.QUEUED);
+    assertThat(q1.getReason()).isEqualTo("borrowing cap of acme/search reached");
+    assertThat(q1.getUnblockHint()).isEqualTo("2 GPUs of borrowing released under acme/search");
+    assertThat(q1.getTrace()).extracting(t -> t.getRule()).contains("Q3 borrowing cap");
+
+    List<QuotaState> states = q.read(TopicCatalogue.QUOTA_STATE);
+    QuotaState training = states.stream()
+        .filter(s -> s.getQueue().equals("acme/search/ranking/training")).reduce((a, b) -> b)
+        .orElseThrow();
+    assertThat(training.getUsedGuaranteedGpus()).isEqualTo(4.0);
+    assertThat(training.getUsedBorrowedGpus()).isEqualTo(4.0);
+    assertThat(training.getTenant()).isEqualTo("search");
+  }
+
+  @Test
+  void shouldRejectAPreemptionRightTheDefinitionDoesNotGrantAndGrantAnEntitledOne() {
+    JobSubmitted research = JobSubmissions.training("r1").tenant("research", "llm").gpus(2)
+        .at(T0).build();
+    research.setPreemptionRight(true);
+    q.submit(research);
+    q.submit(JobSubmissions.onlineInference("inf1", "search-api", 0.5).at(T0.plusSeconds(1))
+        .build());
+
+    List<QuotaVerdict> vs = q.read(TopicCatalogue.QUOTA_VERDICTS);
+    assertThat(vs.get(0).getVerdict()).isEqualTo(Verdict.REJECTED);
+    assertThat(vs.get(0).getReason()).isEqualTo("preemption right not entitled");
+    assertThat(vs.get(0).getTrace()).extracting(t -> t.getRule())
+        .contains("W4 preemption entitlement");
+    assertThat(vs.get(1).getVerdict()).isEqualTo(Verdict.GUARANTEED);
+    assertThat(vs.get(1).getPreemptionRightGranted()).isTrue();
+    assertThat(vs.get(1).getGpus()).isEqualTo(0.5);
+  }
+
+  @Test
+  void shouldKeepAPreemptedJobOffBorrowedCapacityDuringItsCooldown() {
+    q.submit(training("g1", 4, T0));
+    q.submit(training("s1", 4, T0.plusSeconds(60)));
+    q.lifecycle("s1", LifecycleType.STARTED, T0.plusSeconds(300));
+    q.read(TopicCatalogue.QUOTA_VERDICTS);
+
+    Instant preemptedAt = T0.plusSeconds(600);
+    q.lifecycle("s1", LifecycleType.PREEMPTED, preemptedAt);
+    QuotaVerdict cooling = last("s1");
+    assertThat(cooling.getVerdict()).isEqualTo(Verdict.QUEUED);
+    assertThat(cooling.getReason()).isEqualTo("cooldown until " + preemptedAt.plus(
+        Duration.ofMinutes(30)));
+    assertThat(cooling.getDecidedAt()).isEqualTo(preemptedAt);
+
+    q.tick(preemptedAt.plus(Duration.ofMinutes(29)));
+    assertThat(q.<QuotaVerdict>read(TopicCatalogue.QUOTA_VERDICTS)).isEmpty(); // still cooling
+
+    q.tick(preemptedAt.plus(Duration.ofMinutes(30)));
+    QuotaVerdict after = last("s1");
+    assertThat(after.getVerdict()).isEqualTo(Verdict.SHARED);
+    assertThat(after.getTrace()).extracting(t -> t.getRule() + ":" + t.getOutcome())
+        .contains("P3 cooldown:over");
+  }
+
+  @Test
+  void shouldReleaseQuotaOnCompletionAndAdmitTheNextWaitingJob() {
+    q.submit(training("g1", 4, T0));
+    q.submit(training("s1", 4, T0.plusSeconds(60)));
+    q.submit(training("q1", 2, T0.plusSeconds(120)));
+    q.lifecycle("g1", LifecycleType.STARTED, T0.plusSeconds(180));
+    q.read(TopicCatalogue.QUOTA_VERDICTS);
+    q.read(TopicCatalogue.QUOTA_STATE);
+
+    q.lifecycle("g1", LifecycleType.COMPLETED, T0.plus(Duration.ofMinutes(30)));
+
+    QuotaVerdict q1 = last("q1");
+    assertThat(q1.getVerdict()).isEqualTo(Verdict.GUARANTEED);
+    List<QuotaState> states = q.read(TopicCatalogue.QUOTA_STATE);
+    assertThat(states).extracting(QuotaState::getUsedGuaranteedGpus).containsExactly(0.0, 2.0);
+    assertThat(states.get(1).getFairShareUsage()).isGreaterThan(0.0); // g1's 27 minutes count (Q4)
+  }
+
+  @Test
+  void shouldMeterPerSecondSplitAtTheSlotBoundaryIntoBillingUsage() {
+    q.submit(training("g1", 4, T0));
+    q.lifecycle("g1", LifecycleType.STARTED, Instant.parse("2026-11-02T09:30:00Z"));
+    q.lifecycle("g1", LifecycleType.COMPLETED, Instant.parse("2026-11-02T10:30:00Z"));
+
+    List<BillingUsage> bill = q.read(TopicCatalogue.BILLING_USAGE);
+    assertThat(bill).hasSize(2);
+    // 06:00–10:00 is PEAK (1.2), 10:00–18:00 FLAT (0.6); guaranteed use pays the 30% reserved discount.
+    assertThat(bill.get(0).getSlotClass()).isEqualTo(SlotClass.PEAK);
+    assertThat(bill.get(0).getTo()).isEqualTo(Instant.parse("2026-11-02T10:00:00Z"));
+    assertThat(bill.get(0).getPricing()).isEqualTo(PricingKind.RESERVED);
+    assertThat(bill.get(0).getPricePerGpuHour()).isEqualTo(0.84);
+    assertThat(bill.get(0).getGpuSeconds()).isEqualTo(4 * 1800.0);
+    assertThat(bill.get(0).getAmount()).isEqualTo(1.68);
+    assertThat(bill.get(1).getSlotClass()).isEqualTo(SlotClass.FLAT);
+    assertThat(bill.get(1).getAmount()).isEqualTo(0.84);
+    assertThat(bill.get(1).getQueue()).isEqualTo("acme/search/ranking/training");
+
+    BillingDay day = Json.read(q.store(QuotaTopology.BILLING_STORE).get("search/2026-11-02"),
+        BillingDay.class);
+    assertThat(day.amount()).isEqualByComparingTo(new BigDecimal("2.52"));
+    assertThat(day.gpuSeconds()).isEqualTo(14400.0);
+    assertThat(day.amountBySlot()).containsKeys("PEAK", "FLAT");
+  }
+
+  @Test
+  void shouldBillALongRunEveryMeteringIntervalOnClockTicks() {
+    q.submit(training("g1", 4, T0));
+    q.lifecycle("g1", LifecycleType.STARTED, Instant.parse("2026-11-02T10:00:00Z"));
+    q.tick(Instant.parse("2026-11-02T10:59:59Z"));
+    assertThat(q.<BillingUsage>read(TopicCatalogue.BILLING_USAGE)).isEmpty();
+    q.tick(Instant.parse("2026-11-02T11:00:00Z"));
+    List<BillingUsage> bill = q.read(TopicCatalogue.BILLING_USAGE);
+    assertThat(bill).singleElement().satisfies(b -> {
+      assertThat(b.getFrom()).isEqualTo(Instant.parse("2026-11-02T10:00:00Z"));
+      assertThat(b.getTo()).isEqualTo(Instant.parse("2026-11-02T11:00:00Z"));
+    });
+  }
+
+  @Test
+  void shouldPublishAGuaranteeChangeWhenAServicesPeakRises() {
+    q.peak("search-api", 10, T0);
+    q.peak("search-api", 20, T0.plusSeconds(900));
+    q.peak("search-api", 20, T0.plusSeconds(1800));
+
+    List<QuotaChange> changes = q.<QuotaChange>read(QuotaTopics.CHANGES).stream()
+        .filter(c -> c.getKind() == QuotaChangeKind.GUARANTEE_CHANGED).toList();
+    assertThat(changes).hasSize(2);
+    assertThat(changes.get(0).getOldGuaranteeGpus()).isEqualTo(0.0);
+    assertThat(changes.get(0).getNewGuaranteeGpus()).isEqualTo(7.0);
+    assertThat(changes.get(0).getOldPeakGpus()).isNull();
+    QuotaChange rise = changes.get(1);
+    assertThat(rise.getSubject()).isEqualTo("search-api");
+    assertThat(rise.getOldGuaranteeGpus()).isEqualTo(7.0);
+    assertThat(rise.getNewGuaranteeGpus()).isEqualTo(14.0);
+    assertThat(rise.getReason()).contains("peak rose 10 → 20: guarantee 7 → 14")
+        .contains("70% of the historical peak");
+    assertThat(rise.getAt()).isEqualTo(T0.plusSeconds(900));
+  }
+
+  @Test
+  void shouldRecommendShrinkingAJobThatStaysUnderHalfUtilisationForAnHour() {
+    JobSubmitted job = training("idle1", 4, T0);
+    job.setExpectedDurationSeconds(10 * 3600L);
+    q.submit(job);
+    q.lifecycle("idle1", LifecycleType.STARTED, T0);
+    for (int minute = 0; minute <= 60; minute++) {
+      for (int gpu = 0; gpu < 4; gpu++) {
+        q.utilisation("idle1", gpu, 30, T0.plus(Duration.ofMinutes(minute)));
+      }
+    }
+    q.tick(T0.plus(Duration.ofMinutes(60)));
+    q.tick(T0.plus(Duration.ofMinutes(60)).plusSeconds(10));
+
+    List<QuotaReclaim> reclaims = q.read(QuotaTopics.RECLAIMS);
+    assertThat(reclaims).singleElement().satisfies(r -> {
+      assertThat(r.getAction()).isEqualTo(ReclaimAction.SHRINK);
+      assertThat(r.getCurrentGpus()).isEqualTo(4);
+      assertThat(r.getRecommendedGpus()).isEqualTo(2);
+      assertThat(r.getPeakUtilisation()).isEqualTo(0.3);
+      assertThat(r.getEtaBeforeSeconds()).isEqualTo(9 * 3600L);
+      assertThat(r.getEtaAfterSeconds()).isEqualTo(Math.round(9 * 3600 * 1.5));
+      assertThat(r.getReason()).contains("shrink 4 → 2");
+      assertThat(r.getDecidedAt()).isEqualTo(T0.plus(Duration.ofMinutes(60)));
+    });
+  }
+
+  @Test
+  void shouldNotRecommendAnythingWhileTheWindowIsNotFullyObserved() {
+    q.submit(training("idle2", 4, T0));
+    q.lifecycle("idle2", LifecycleType.STARTED, T0);
+    for (int minute = 30; minute <= 60; minute++) {
+      q.utilisation("idle2", 0, 1, T0.plus(Duration.ofMinutes(minute)));
+    }
+    q.tick(T0.plus(Duration.ofMinutes(60)));
+    assertThat(q.<QuotaReclaim>read(QuotaTopics.RECLAIMS)).isEmpty();
+  }
+
+  @Test
+  void shouldDeadLetterAnInvalidDefinitionAndKeepTheOldOneInForce() {
+    q.submit(training("g1", 4, T0)); // the bootstrap definition test-1 is in force
+    String overSubdivided = QuotaScenario.DEFINITION.replace("test-1", "test-2")
+        .replace("{path: acme/search/ranking, kind: TEAM, guaranteedGpus: 8}",
+            "{path: acme/search/ranking, kind: TEAM, guaranteedGpus: 9}");
+    q.definition("test-2", overSubdivided, T0.plusSeconds(60));
+    q.definition("test-3", "version: [not, a, string", T0.plusSeconds(61));
+    q.submit(training("g2", 2, T0.plusSeconds(120)));
+
+    List<DeadLetter> letters = q.read(QuotaTopics.CONFIG + ".dlq");
+    assertThat(letters).hasSize(2);
+    assertThat(letters.get(0).getErrorClass()).isEqualTo("VALIDATION");
+    assertThat(letters.get(0).getError())
+        .contains("quota definition test-2 refused, the previous one stays in force")
+        .contains("acme/search: children's floors 9 exceed this node's floor 8");
+    assertThat(letters.get(1).getError()).contains("not a quota definition document");
+    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-1/test-1");
+    assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).extracting(QuotaChange::getNewVersion)
+        .containsExactly("test-1");
+  }
+
+  @Test
+  void shouldApplyANewDefinitionFromTheConfigTopicAndAuditTheChange() {
+    q.submit(training("g1", 4, T0));
+    q.definition("test-2", QuotaScenario.DEFINITION.replace("test-1", "test-2")
+        .replace("fleetGpus: 16", "fleetGpus: 32"), T0.plusSeconds(60));
+    q.submit(training("g2", 2, T0.plusSeconds(120)));
+
+    List<QuotaChange> changes = q.read(QuotaTopics.CHANGES);
+    assertThat(changes).extracting(QuotaChange::getKind).containsOnly(
+        QuotaChangeKind.DEFINITION_APPLIED);
+    assertThat(changes.get(0).getSource()).isEqualTo("file:test-definition");
+    assertThat(changes.get(1).getOldVersion()).isEqualTo("test-1");
+    assertThat(changes.get(1).getNewVersion()).isEqualTo("test-2");
+    assertThat(changes.get(1).getSource()).isEqualTo("quota.config by ops");
+    assertThat(changes.get(1).getReason()).contains("fleet 32.0 GPUs");
+    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-1/test-2");
+  }
+
+  @Test
+  void shouldDeadLetterGarbageSubmissionsAndKeepDeciding() {
+    q.raw(TopicCatalogue.JOBS_SUBMITTED, "bad", "not avro".getBytes(StandardCharsets.UTF_8), T0);
+    q.submit(training("g1", 4, T0.plusSeconds(1)));
+
+    List<DeadLetter> letters = q.read(TopicCatalogue.JOBS_SUBMITTED + ".dlq");
+    assertThat(letters).singleElement().satisfies(d -> {
+      assertThat(d.getErrorClass()).isEqualTo("DESERIALIZATION");
+      assertThat(d.getService()).isEqualTo("quota-svc");
+      assertThat(StandardCharsets.UTF_8.decode(d.getOriginalValue()).toString())
+          .isEqualTo("not avro");
+    });
+    assertThat(last("g1").getVerdict()).isEqualTo(Verdict.GUARANTEED);
+  }
+
+  @Test
+  void shouldNotDecideTwiceForAReplayedSubmission() {
+    q.submit(training("g1", 4, T0));
+    q.submit(training("g1", 4, T0));
+    assertThat(q.<QuotaVerdict>read(TopicCatalogue.QUOTA_VERDICTS)).hasSize(1);
+  }
+}
