@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * trace is aligned to a wall clock by the core's {@link TraceAlignment} (daily minimum at 04:00),
  * converted to GPUs by the core's {@link DemandScaler} with a throughput chosen so the trace's
  * maximum needs {@link SimConfig#onlinePeakShare()} of the fleet, split over the services by their
- * shares, and given each service its own seeded noise. A horizon longer than the trace wraps.
+ * shares, and given each service its own seeded AR(1) noise. A horizon longer than the trace wraps.
  */
 public final class InferenceDemand {
 
@@ -80,6 +80,8 @@ public final class InferenceDemand {
     List<OnlineService> services = config.services();
     double[][] gpus = new double[services.size()][steps];
     SplittableRandom noise = new SplittableRandom(config.seed() ^ NOISE_SALT);
+    double[] ar = new double[services.size()];
+    double innovation = Math.sqrt(1 - config.noiseCorrelation() * config.noiseCorrelation());
     double peak = 0;
     for (int s = 0; s < steps; s++) {
       long traceOffset = Math.floorMod(s * stepSeconds - alignment.shift().toSeconds(),
@@ -87,7 +89,9 @@ public final class InferenceDemand {
       double total = scaler.gpus(rate[(int) (traceOffset / stepSeconds)]);
       double sum = 0;
       for (int k = 0; k < services.size(); k++) {
-        double factor = Math.max(0, 1 + config.serviceNoise() * SyntheticWorkload.gaussian(noise));
+        // AR(1) noise: services drift around their share instead of jumping every step
+        ar[k] = config.noiseCorrelation() * ar[k] + innovation * SyntheticWorkload.gaussian(noise);
+        double factor = Math.max(0, 1 + config.serviceNoise() * ar[k]);
         gpus[k][s] = total * services.get(k).demandShare() * factor;
         sum += gpus[k][s];
       }

@@ -54,6 +54,8 @@ public final class Report {
         .findFirst().orElse(null);
     rows.add(new Row("online scale-up wait, median (s)", "F: 42 → 9", "%.1f",
         SimResult::onlineScaleUpWaitMedianSeconds));
+    rows.add(new Row("online scale-up wait, p95 (s)", "", "%.1f",
+        SimResult::onlineScaleUpWaitP95Seconds));
     rows.add(new Row("night shared-pool occupancy (%)", "F: > 80", "%.1f",
         r -> 100 * r.nightPoolOccupancy()));
     rows.add(new Row("trough utilisation (%)", "F: 30 → 75", "%.1f",

@@ -27,7 +27,11 @@ import java.util.Objects;
  * @param onlinePeakShare W2: the online demand peak as a share of the fleet's GPUs; the trace is
  *     scaled so its maximum needs this share; default 0.5
  * @param services the online services the aggregate demand is split into
- * @param serviceNoise relative amplitude of each service's seeded multiplicative noise; default 0.05
+ * @param serviceNoise relative amplitude (standard deviation) of each service's seeded
+ *     multiplicative noise; default 0.05
+ * @param noiseCorrelation step-to-step correlation of that noise (AR(1)); default 0.9
+ * @param scaleDownStabilisation an autoscaler scales a service down only to the highest need of
+ *     this trailing window (hysteresis, like Kubernetes' HPA stabilisation); default 30 min
  * @param jobsPerDay synthetic training/batch submissions per day; default 450
  * @param tenants tenant names the synthetic generator draws from
  * @param criticalShare W1 share of synthetic training jobs marked critical (they may preempt, W4)
@@ -67,6 +71,8 @@ public record SimConfig(
     double onlinePeakShare,
     List<OnlineService> services,
     double serviceNoise,
+    double noiseCorrelation,
+    Duration scaleDownStabilisation,
     double jobsPerDay,
     List<String> tenants,
     double criticalShare,
@@ -99,7 +105,7 @@ public record SimConfig(
           new OnlineService("svc-code", 0.25, 2, 1.0),
           new OnlineService("svc-embed", 0.20, 1, 0.5),
           new OnlineService("svc-rerank", 0.10, 1, 0.25)),
-      0.05,
+      0.05, 0.9, Duration.ofMinutes(30),
       450,
       List.of("tenant-ads", "tenant-search", "tenant-research", "tenant-speech", "tenant-vision"),
       0.05, 0.8, 0.15, 0.3,
@@ -138,7 +144,8 @@ public record SimConfig(
   /** This config with another seed, horizon and fleet size (the main's options). */
   public SimConfig with(long seed, int days, int nodes) {
     return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
-        onlinePeakShare, services, serviceNoise, jobsPerDay * nodes / (double) this.nodes,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
+        jobsPerDay * nodes / (double) this.nodes,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, onlineWaitEstimate, preemptionRetry,
         ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction, hardSplitHeadroom,

@@ -34,6 +34,8 @@ final class SimJob {
   /** Full-speed work seconds kept at the current (re)start. */
   double workAtStart;
   Instant lastPreemptedAt;
+  /** A preempted job waits until this instant before it is offered to placement (P3 cooldown). */
+  Instant notBefore;
   Instant lastPreemptAttempt;
   Instant lastDefragAttempt;
   int boost;

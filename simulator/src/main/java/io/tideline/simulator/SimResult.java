@@ -6,6 +6,8 @@ package io.tideline.simulator;
  *
  * @param policy policy name
  * @param onlineScaleUpWaitMedianSeconds F: median wait of an online scale-up instance
+ * @param onlineScaleUpWaitP95Seconds F: 95th percentile of the same waits (the median hides the
+ *     scale-ups that found no room)
  * @param nightPoolOccupancy F: mean shared-pool occupancy in the night window
  * @param troughUtilisation F: mean GPU allocation rate in trough slots
  * @param preemptionsPerJobDay P: evictions per offline job-day running
@@ -30,6 +32,7 @@ package io.tideline.simulator;
 public record SimResult(
     String policy,
     double onlineScaleUpWaitMedianSeconds,
+    double onlineScaleUpWaitP95Seconds,
     double nightPoolOccupancy,
     double troughUtilisation,
     double preemptionsPerJobDay,

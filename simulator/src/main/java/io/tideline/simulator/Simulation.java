@@ -90,7 +90,7 @@ public final class Simulation {
   private static final String TRAINING_PARTITION = "/training";
   private static final String FLAT = "flat";
 
-  private enum Kind { DEMAND, TICK, SUBMIT, FINISH }
+  private enum Kind { DEMAND, TICK, SUBMIT, FINISH, WAKE }
 
   private record Event(Instant at, long seq, Kind kind, Object payload, long generation) {}
 
@@ -319,6 +319,7 @@ public final class Simulation {
       case FINISH -> finish((SimJob) e.payload(), e.generation());
       case DEMAND -> demandStep((Integer) e.payload());
       case TICK -> tick();
+      case WAKE -> { } // a cooldown ended: the pass after this instant retries the job
     }
   }
 
@@ -354,6 +355,13 @@ public final class Simulation {
       OnlineService svc = config.services().get(k);
       histories[k].record(now, scenario.demand().gpus(k, step));
       int target = scenario.demand().instances(k, step);
+      // scale down only to the highest need of the stabilisation window (autoscaler hysteresis)
+      int window = (int) (config.scaleDownStabilisation().toSeconds()
+          / config.demandStep().toSeconds());
+      int keep = target;
+      for (int s = Math.max(0, step - window); s < step; s++) {
+        keep = Math.max(keep, scenario.demand().instances(k, s));
+      }
       List<SimJob> live = serviceInstances.get(k);
       // 1. scale up: queue new instances
       while (live.size() < target) {
@@ -368,7 +376,7 @@ public final class Simulation {
         scaleUps++;
       }
       // 2. scale down: newest first, queued ones before running ones
-      int surplus = live.size() - target;
+      int surplus = live.size() - keep;
       for (int i = live.size() - 1; i >= 0 && surplus > 0; i--) {
         SimJob j = live.get(i);
         if (j.state == SimJob.State.PENDING) {
@@ -599,6 +607,9 @@ public final class Simulation {
     int defragBudget = config.maxDefragPlansPerPass();
     Failures failed = new Failures();
     for (SimJob j : offline) {
+      if (j.notBefore != null && now.isBefore(j.notBefore)) {
+        continue;
+      }
       boolean mayPreempt = mayPreempt(j) && preemptBudget > 0 && due(j.lastPreemptAttempt);
       if (!mayPreempt && (failed.dominates(j.request)
           || (!j.request.fractional() && j.request.gpuCount() > idle))) {
@@ -831,8 +842,12 @@ public final class Simulation {
       }
       victims = new ArrayList<>();
       for (Victim v : d.victims()) {
-        victims.add(running.get(v.jobId()));
+        SimJob victim = running.get(v.jobId());
+        victims.add(victim);
         costs.add(v.cost());
+        // P3/P6: during its cooldown a victim may run only on guaranteed quota; the twin models
+        // no offline guarantee, so it waits the cooldown out
+        victim.notBefore = v.compensation().cooldownUntil();
       }
       weight = score.staticPriority(probe.workloadClass(), probe.critical())
           / preemptionConfig.trainingPriority();
@@ -871,6 +886,11 @@ public final class Simulation {
       cost += costs.get(i).gpuHours();
     }
     snap = snap.withoutJobs(ids);
+    for (SimJob v : victims) {
+      if (v.notBefore != null) {
+        push(v.notBefore, Kind.WAKE, v, 0);
+      }
+    }
     // 3. place the preemptors, after the victims' checkpoint write
     List<SimJob> started = new ArrayList<>();
     for (SimJob p : preemptors) {
@@ -1079,6 +1099,7 @@ public final class Simulation {
     double useful = usefulGpuSeconds / SECONDS_PER_HOUR;
     return new SimResult(policy.name(),
         Stats.median(onlineWaits),
+        Stats.quantile(onlineWaits, 0.95),
         nightSamples == 0 ? 0 : nightPoolSum / nightSamples,
         troughSamples == 0 ? 0 : troughSum / troughSamples,
         offlineRunningSeconds == 0 ? 0
