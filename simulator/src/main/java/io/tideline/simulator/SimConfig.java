@@ -141,6 +141,17 @@ public record SimConfig(
     return nodes * gpusPerNode;
   }
 
+  /** This config with another submission rate (scenario tests under pressure). */
+  public SimConfig withJobsPerDay(double rate) {
+    return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation, rate,
+        tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
+        maxDurationHours, medianDurationHours, onlineWaitEstimate, preemptionRetry,
+        ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction, hardSplitHeadroom,
+        activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass,
+        passiveDefragInterval);
+  }
+
   /** This config with another seed, horizon and fleet size (the main's options). */
   public SimConfig with(long seed, int days, int nodes) {
     return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,

@@ -16,6 +16,8 @@ package io.tideline.simulator;
  * @param bigJobQueueMedianMinutes T: median first-start wait of jobs of 8 GPUs or more
  * @param allocationRate T: mean allocated share of the fleet
  * @param crossDomainShare T: share of multi-node placements spanning access-switch domains
+ * @param crossDomainShareAll T: cross-domain placements ÷ all offline placements (single-node
+ *     placements never cross)
  * @param unitCost B: priced fleet cost per useful GPU-hour
  * @param jctP50Hours job completion time (submit to finish), median, completed offline jobs
  * @param jctP99Hours job completion time, 99th percentile
@@ -41,6 +43,7 @@ public record SimResult(
     double bigJobQueueMedianMinutes,
     double allocationRate,
     double crossDomainShare,
+    double crossDomainShareAll,
     double unitCost,
     double jctP50Hours,
     double jctP99Hours,

@@ -167,6 +167,7 @@ public final class Simulation {
   private double nightPoolSum;
   private long nightSamples;
   private long multiNodePlacements;
+  private long offlinePlacements;
   private long crossDomainPlacements;
   private long migrations;
   private long reservationsIssued;
@@ -736,6 +737,7 @@ public final class Simulation {
     if (j.online()) {
       onlineAllocated[j.service] += j.gpus();
     } else {
+      offlinePlacements++;
       if (j.nodesSpanned > 1) {
         multiNodePlacements++;
         if (tiers > 0) {
@@ -1109,6 +1111,7 @@ public final class Simulation {
         Stats.median(bigJobWaits),
         allocSamples == 0 ? 0 : allocSum / allocSamples,
         multiNodePlacements == 0 ? 0 : crossDomainPlacements / (double) multiNodePlacements,
+        offlinePlacements == 0 ? 0 : crossDomainPlacements / (double) offlinePlacements,
         useful == 0 ? 0 : scenario.fleetCost() / useful,
         Stats.quantile(jcts, 0.5),
         Stats.quantile(jcts, 0.99),

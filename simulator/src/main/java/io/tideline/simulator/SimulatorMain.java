@@ -1,6 +1,8 @@
 package io.tideline.simulator;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,8 @@ public final class SimulatorMain {
     }
     SimConfig config = d.with(seed, days, nodes);
     long t0 = System.nanoTime();
+    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+    long cpu0 = cpu.getCurrentThreadCpuTime();
     Scenario scenario;
     if (jobs == null) {
       scenario = Scenario.synthetic(config);
@@ -61,14 +65,17 @@ public final class SimulatorMain {
         continue;
       }
       long p0 = System.nanoTime();
+      long c0 = cpu.getCurrentThreadCpuTime();
       results.add(new Simulation(scenario, p).run());
-      System.out.printf(Locale.ROOT, "  %-17s %6.1f s%n", p.name(), (System.nanoTime() - p0) / 1e9);
+      System.out.printf(Locale.ROOT, "  %-17s wall %6.1f s, cpu %6.1f s%n", p.name(),
+          (System.nanoTime() - p0) / 1e9, (cpu.getCurrentThreadCpuTime() - c0) / 1e9);
     }
     Report report = new Report(results);
     String md = report.markdown();
     System.out.println();
     System.out.print(md);
-    System.out.printf(Locale.ROOT, "%nwall time: %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    System.out.printf(Locale.ROOT, "%nwall time: %.1f s (main thread cpu %.1f s)%n",
+        (System.nanoTime() - t0) / 1e9, (cpu.getCurrentThreadCpuTime() - cpu0) / 1e9);
     Files.createDirectories(out);
     Files.writeString(out.resolve("report.md"), md, StandardCharsets.UTF_8);
     Files.writeString(out.resolve("report.csv"), report.csv(), StandardCharsets.UTF_8);
