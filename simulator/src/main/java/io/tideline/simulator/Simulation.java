@@ -507,13 +507,11 @@ public final class Simulation {
 
   private void hold(int k, ReservationEvent ev) {
     OnlineService svc = config.services().get(k);
+    // Only idle GPUs are held: the reservation keeps new offline work off the capacity the rise
+    // will need (F2); a shortfall is met at the rise by reactive preemption. (Evicting ahead for
+    // the shortfall was tried: with p90 forecasts and the F3 early release it evicted training
+    // every slot and cost more than it saved.)
     TreeSet<GpuRef> gpus = pickIdleGpus(ev.gpus());
-    if (gpus.size() < ev.gpus() && policy.preemption() != Policy.Preemption.NONE) {
-      // 1. proactive preemption ahead of the rise: the probe asks for all the GPUs to hold
-      JobRequest probe = serviceProbe(k, ev.gpus(), "reserve");
-      preempt(probe, List.of(), svc.id(), true, config.onlineWaitEstimate().toSeconds());
-      gpus = pickIdleGpus(ev.gpus());
-    }
     if (gpus.isEmpty()) {
       return;
     }
