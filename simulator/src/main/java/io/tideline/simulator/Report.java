@@ -22,8 +22,7 @@ import java.util.function.ToDoubleFunction;
  *   <li><b>ineffective preemptions</b> (P): among preemption decisions that evicted for a waiting
  *       job, the share whose preemptor did not start within the ineffective window (5 min) or
  *       whose realised gain (preemptor GPUs × min(run time, wait it avoided) × class weight, the
- *       P5 gain on realised run time) was below the victims' P4 cost. Proactive evictions for a
- *       forecast reservation are not counted here.
+ *       P5 gain on realised run time) was below the victims' P4 cost.
  *   <li><b>effective compute share</b> (P): work kept (full-speed GPU-seconds that count towards
  *       completion, or serving time) ÷ GPU-seconds allocated. Checkpoint writes, restores, comm
  *       rebuilds, cache warm-up, redone progress and cross-domain slowdown are the difference.

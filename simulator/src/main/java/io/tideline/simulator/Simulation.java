@@ -100,7 +100,7 @@ public final class Simulation {
 
   /** A preemption decision that evicted, for the ineffective-preemption measure. */
   private record PreemptionRecord(Instant at, List<SimJob> preemptors, double costGpuHours,
-      double waitAvoidedSeconds, double classWeight, boolean proactive) {}
+      double waitAvoidedSeconds, double classWeight) {}
 
   /** A forecast reservation held in the ledger. */
   private record Hold(String id, int service, int gpus, Instant from, Instant until) {}
@@ -642,7 +642,7 @@ public final class Simulation {
       if (mayPreempt) {
         preemptBudget--;
         j.lastPreemptAttempt = now;
-        if (preempt(j.request, List.of(j), j.id(), false, expectedWaitSeconds(j))) {
+        if (preempt(j.request, List.of(j), false, expectedWaitSeconds(j))) {
           idle = snap.idleGpus();
           failed.clear();
         }
@@ -807,16 +807,15 @@ public final class Simulation {
       return;
     }
     JobRequest probe = serviceProbe(k, (int) Math.ceil(short_ - 1e-9), "scaleup");
-    preempt(probe, waiting, config.services().get(k).id(), true,
-        config.onlineWaitEstimate().toSeconds());
+    preempt(probe, waiting, true, config.onlineWaitEstimate().toSeconds());
   }
 
   /**
    * One preemption for {@code probe} (the preemptor's shape); on success the victims are evicted
    * and {@code preemptors} placed, each starting after the victims' checkpoint write.
    */
-  private boolean preempt(JobRequest probe, List<SimJob> preemptors, String subject,
-      boolean online, long waitSeconds) {
+  private boolean preempt(JobRequest probe, List<SimJob> preemptors, boolean online,
+      long waitSeconds) {
     List<SimJob> victims;
     List<MigrationCost> costs = new ArrayList<>();
     double weight;
@@ -900,8 +899,7 @@ public final class Simulation {
         started.add(p);
       }
     }
-    preemptionRecords.add(new PreemptionRecord(now, started, cost, waitSeconds, weight,
-        preemptors.isEmpty()));
+    preemptionRecords.add(new PreemptionRecord(now, started, cost, waitSeconds, weight));
     return true;
   }
 
@@ -1060,7 +1058,7 @@ public final class Simulation {
     }
     // 2. ineffective preemptions: preemptor not started in the window, or gain < cost
     long ineffective = 0;
-    long reactive = 0;
+    long decisions = 0;
     for (PreemptionRecord r : preemptionRecords) {
       double gain = 0;
       boolean started = false;
@@ -1076,10 +1074,7 @@ public final class Simulation {
           }
         }
       }
-      if (r.proactive()) {
-        continue;
-      }
-      reactive++;
+      decisions++;
       if (!started || gain < r.costGpuHours()) {
         ineffective++;
       }
@@ -1104,7 +1099,7 @@ public final class Simulation {
         troughSamples == 0 ? 0 : troughSum / troughSamples,
         offlineRunningSeconds == 0 ? 0
             : evictionLog.size() / (offlineRunningSeconds / Duration.ofDays(1).toSeconds()),
-        reactive == 0 ? 0 : ineffective / (double) reactive,
+        decisions == 0 ? 0 : ineffective / (double) decisions,
         allocatedGpuSeconds == 0 ? 0 : usefulGpuSeconds / allocatedGpuSeconds,
         Stats.median(bigJobWaits),
         allocSamples == 0 ? 0 : allocSum / allocSamples,
