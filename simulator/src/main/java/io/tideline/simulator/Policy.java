@@ -1,0 +1,66 @@
+package io.tideline.simulator;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One scheduling policy the twin compares. Tideline is the full policy; each baseline changes one
+ * thing, so a difference in the report is that thing's effect.
+ *
+ * @param name column name in the report
+ * @param hardSplit fixed inference and training partitions, nothing lent across (baseline a)
+ * @param preemption how pending work may evict running work
+ * @param forecastReservations F2/F3 reservations from the slot forecast (off: baseline c)
+ * @param topologyAware placement sees the switch domains (off: baseline d). Topology-blind
+ *     placement runs the same {@code Placer} on a flattened copy of the topology in which every
+ *     node sits under one switch: the placer's smallest-domain rule then has nothing to choose and
+ *     only its best-fit-by-node rule (fullest node that fits, then node id) remains; node ids are
+ *     hashed host ids, so the order ignores domains. The twin still slows such jobs by the real
+ *     topology penalty and counts cross-domain placements on the real topology.
+ * @param defrag passive and active defragmentation (T3)
+ */
+public record Policy(String name, boolean hardSplit, Preemption preemption,
+    boolean forecastReservations, boolean topologyAware, boolean defrag) {
+
+  /** Tideline: forecast reservations, the preemption planner, topology-aware placement, defrag. */
+  public static final Policy TIDELINE = new Policy("tideline", false, Preemption.PLANNER, true,
+      true, true);
+  /** (a) Fixed partitions, no sharing, no preemption. */
+  public static final Policy HARD_SPLIT = new Policy("hard-split", true, Preemption.NONE, false,
+      true, false);
+  /** (b) Priority-only preemption: no protection, cooldown, threshold or cost model. */
+  public static final Policy NAIVE_PREEMPTION = new Policy("naive-preemption", false,
+      Preemption.NAIVE, true, true, true);
+  /** (c) Reactive only: no forecast reservations. */
+  public static final Policy NO_FORECAST = new Policy("no-forecast", false, Preemption.PLANNER,
+      false, true, true);
+  /** (d) Topology-blind best-fit placement. */
+  public static final Policy TOPOLOGY_BLIND = new Policy("topology-blind", false,
+      Preemption.PLANNER, true, false, true);
+
+  /** Tideline first, then the baselines a–d. */
+  public static final List<Policy> ALL =
+      List.of(TIDELINE, HARD_SPLIT, NAIVE_PREEMPTION, NO_FORECAST, TOPOLOGY_BLIND);
+
+  public Policy {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(preemption, "preemption");
+  }
+
+  /** How pending work may evict running work. */
+  public enum Preemption {
+    /** None at all. */
+    NONE,
+    /**
+     * The core's {@code PreemptionPlanner} (W4, P1–P6) with a {@code PlacementProbe}: online
+     * inference and critical jobs may preempt.
+     */
+    PLANNER,
+    /**
+     * Kubernetes-style priority preemption: any job evicts running jobs of strictly lower static
+     * priority (the same P1 class priorities), lowest priority then newest first, ignoring
+     * declared preemptibility, protection, cooldown, score ratio and cost; online never a victim.
+     */
+    NAIVE
+  }
+}

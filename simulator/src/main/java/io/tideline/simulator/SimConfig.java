@@ -1,0 +1,165 @@
+package io.tideline.simulator;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Every number of the digital twin, so a run is reproducible from its config and seed and no
+ * simulation code carries a literal. Numbers taken from REQUIREMENTS.md name their requirement id;
+ * the others are documented modelling choices of the twin.
+ *
+ * @param seed seed of every random draw (workload, demand noise); same seed, same results
+ * @param days simulated days
+ * @param nodes fleet size in nodes: the 847-host Clos table sorted by switch path and truncated
+ *     (or replicated, {@code TopologyCsv.scaleTo}) to this many; default 250
+ * @param gpusPerNode GPUs per node (HGX boards); default 8, so 250 nodes = 2,000 GPUs
+ * @param gpuModel GPU model of every node; default {@code H100}
+ * @param start simulated start instant (local midnight of day 0 in {@link #zone})
+ * @param zone zone of local days and times (slots, night window)
+ * @param demandStep step of the online demand trace; default 10 min (the ServeGen trace)
+ * @param tick controller tick: reservation planner, metric samples, active defrag; default 5 min,
+ *     so the F2 reserve instant (slot start − 15 min) is always a tick
+ * @param onlinePeakShare W2: the online demand peak as a share of the fleet's GPUs; the trace is
+ *     scaled so its maximum needs this share; default 0.5
+ * @param services the online services the aggregate demand is split into
+ * @param serviceNoise relative amplitude (standard deviation) of each service's seeded
+ *     multiplicative noise; default 0.05
+ * @param noiseCorrelation step-to-step correlation of that noise (AR(1)); default 0.9
+ * @param scaleDownStabilisation an autoscaler scales a service down only to the highest need of
+ *     this trailing window (hysteresis, like Kubernetes' HPA stabilisation); default 30 min
+ * @param jobsPerDay synthetic training/batch submissions per day; default 450
+ * @param tenants tenant names the synthetic generator draws from
+ * @param criticalShare W1 share of synthetic training jobs marked critical (they may preempt, W4)
+ * @param preemptibleShare W4 share of synthetic training jobs declared preemptible
+ * @param batchShare share of synthetic jobs that are batch inference
+ * @param exploratoryShare share of synthetic training jobs that are exploratory (lowest tier)
+ * @param minDurationHours shortest synthetic training run, hours (W3: hours to days)
+ * @param maxDurationHours longest synthetic training run, hours
+ * @param medianDurationHours median of the log-normal training duration, hours
+ * @param onlineWaitEstimate P5 wait an online scale-up avoids by preempting (the next demand step)
+ * @param preemptionRetry a pending job asks for preemption at most once per this interval
+ * @param ineffectiveWindow a preemption whose preemptor has not started this long after the
+ *     decision counts as ineffective
+ * @param nightStart start of the night window (F Result: night shared-pool occupancy)
+ * @param nightEnd end (exclusive) of the night window
+ * @param onlineGuaranteeFraction Q1 online guaranteed = this × historical peak; default 0.7
+ * @param hardSplitHeadroom hard-split baseline: the inference partition is the online peak × (1 +
+ *     this), rounded up to whole nodes; default 0.1
+ * @param activeDefragEvery how often active defrag is attempted in trough slots; default 1 h (T4)
+ * @param maxPreemptionsPerPass bound on preemption decisions per scheduling pass (keeps a pass
+ *     cheap); default 4
+ * @param maxDefragPlansPerPass bound on passive defrag plans per scheduling pass (T3: the first
+ *     fragmentation failure in queue order gets the plan); default 1
+ * @param passiveDefragInterval at most one passive defrag plan per this interval (the plan scans
+ *     every node per target: it is the twin's most expensive call); default 5 min
+ */
+public record SimConfig(
+    long seed,
+    int days,
+    int nodes,
+    int gpusPerNode,
+    String gpuModel,
+    Instant start,
+    ZoneId zone,
+    Duration demandStep,
+    Duration tick,
+    double onlinePeakShare,
+    List<OnlineService> services,
+    double serviceNoise,
+    double noiseCorrelation,
+    Duration scaleDownStabilisation,
+    double jobsPerDay,
+    List<String> tenants,
+    double criticalShare,
+    double preemptibleShare,
+    double batchShare,
+    double exploratoryShare,
+    double minDurationHours,
+    double maxDurationHours,
+    double medianDurationHours,
+    Duration onlineWaitEstimate,
+    Duration preemptionRetry,
+    Duration ineffectiveWindow,
+    LocalTime nightStart,
+    LocalTime nightEnd,
+    double onlineGuaranteeFraction,
+    double hardSplitHeadroom,
+    Duration activeDefragEvery,
+    int maxPreemptionsPerPass,
+    int maxDefragPlansPerPass,
+    Duration passiveDefragInterval) {
+
+  /** The default 14-day, 2,000-GPU study. */
+  public static final SimConfig DEFAULTS = new SimConfig(
+      42L, 14, 250, 8, "H100",
+      Instant.parse("2026-11-02T00:00:00Z"), ZoneOffset.UTC,
+      Duration.ofMinutes(10), Duration.ofMinutes(5),
+      0.5,
+      List.of(
+          new OnlineService("svc-chat", 0.45, 1, 1.0),
+          new OnlineService("svc-code", 0.25, 2, 1.0),
+          new OnlineService("svc-embed", 0.20, 1, 0.5),
+          new OnlineService("svc-rerank", 0.10, 1, 0.25)),
+      0.05, 0.9, Duration.ofMinutes(30),
+      450,
+      List.of("tenant-ads", "tenant-search", "tenant-research", "tenant-speech", "tenant-vision"),
+      0.05, 0.8, 0.15, 0.3,
+      1.0, 72.0, 6.0,
+      Duration.ofMinutes(10), Duration.ofMinutes(10), Duration.ofMinutes(5),
+      LocalTime.of(0, 0), LocalTime.of(6, 0),
+      0.7, 0.1,
+      Duration.ofHours(1), 4, 1, Duration.ofMinutes(5));
+
+  public SimConfig {
+    Objects.requireNonNull(start, "start");
+    Objects.requireNonNull(zone, "zone");
+    services = List.copyOf(services);
+    tenants = List.copyOf(tenants);
+    if (days <= 0 || nodes <= 0 || gpusPerNode <= 0) {
+      throw new IllegalArgumentException("days, nodes and gpusPerNode must be positive");
+    }
+    if (!(onlinePeakShare > 0 && onlinePeakShare < 1)) {
+      throw new IllegalArgumentException("onlinePeakShare must be in (0, 1)");
+    }
+    if (tenants.isEmpty() || services.isEmpty()) {
+      throw new IllegalArgumentException("need at least one tenant and one service");
+    }
+  }
+
+  /** The end of the simulated horizon. */
+  public Instant end() {
+    return start.plus(Duration.ofDays(days));
+  }
+
+  /** Fleet GPUs. */
+  public int fleetGpus() {
+    return nodes * gpusPerNode;
+  }
+
+  /** This config with another submission rate (scenario tests under pressure). */
+  public SimConfig withJobsPerDay(double rate) {
+    return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation, rate,
+        tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
+        maxDurationHours, medianDurationHours, onlineWaitEstimate, preemptionRetry,
+        ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction, hardSplitHeadroom,
+        activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass,
+        passiveDefragInterval);
+  }
+
+  /** This config with another seed, horizon and fleet size (the main's options). */
+  public SimConfig with(long seed, int days, int nodes) {
+    return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
+        jobsPerDay * nodes / (double) this.nodes,
+        tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
+        maxDurationHours, medianDurationHours, onlineWaitEstimate, preemptionRetry,
+        ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction, hardSplitHeadroom,
+        activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass, passiveDefragInterval);
+  }
+}
