@@ -163,20 +163,23 @@ public interface TelemetryConfig {
     @WithDefault("nvidia.com/gpu.present=true")
     String labelSelector();
 
-    /** Labels naming the access switch, first present wins. */
-    @WithDefault("network.tideline.io/asw,topology.kubernetes.io/rack")
+    /**
+     * Labels naming the access (leaf) switch, first present wins: NVIDIA Topograph's, then EKS's
+     * bottom network layer.
+     */
+    @WithDefault("network.topology.nvidia.com/leaf,topology.k8s.aws/network-node-layer-3")
     List<String> accessSwitchLabels();
 
-    /** Labels naming the aggregation switch, first present wins. */
-    @WithDefault("network.tideline.io/psw,topology.kubernetes.io/zone")
+    /** Labels naming the aggregation (spine) switch, first present wins. */
+    @WithDefault("network.topology.nvidia.com/spine,topology.k8s.aws/network-node-layer-2,topology.kubernetes.io/zone")
     List<String> aggregationSwitchLabels();
 
     /** Labels naming the core switch, first present wins. */
-    @WithDefault("network.tideline.io/dsw,topology.kubernetes.io/region")
+    @WithDefault("network.topology.nvidia.com/core,topology.k8s.aws/network-node-layer-1,topology.kubernetes.io/region")
     List<String> coreSwitchLabels();
 
     /** Label giving the node's NVLink island count. */
-    @WithDefault("network.tideline.io/nvlink-islands")
+    @WithDefault("tideline.io/nvlink-islands")
     String nvlinkIslandsLabel();
   }
 
