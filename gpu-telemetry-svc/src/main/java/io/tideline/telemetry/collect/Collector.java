@@ -89,11 +89,11 @@ public class Collector {
       r.failure().ifPresent(f -> LOG.warnf("%s: read failed, its GPUs are STALE: %s", r.target(), f));
     }
     List<GpuSample> out = stale.apply(readings, now);
+    meters.staleGpus(stale.staleGpus()); // before publishing: a reader of the STALE samples sees it
     producer.samples(out);
     long staleCount = out.stream().filter(s -> s.getState() == io.tideline.events.SampleState.STALE).count();
     meters.published(kind, "OK", (int) (out.size() - staleCount));
     meters.published(kind, "STALE", (int) staleCount);
-    meters.staleGpus(stale.staleGpus());
     return out;
   }
 }
