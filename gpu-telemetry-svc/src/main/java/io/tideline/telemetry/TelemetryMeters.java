@@ -29,8 +29,13 @@ public class TelemetryMeters {
 
   public TelemetryMeters(MeterRegistry registry) {
     this.registry = registry;
+    // A gauge reads the object it was registered with. If a previous application in this JVM (a
+    // Quarkus test restart) left one under this name in the shared global registry, registering
+    // again would return that stale gauge; replace it so the gauge reads this instance.
+    registry.find("tideline.telemetry.stale.gpus").gauges().forEach(registry::remove);
     Gauge.builder("tideline.telemetry.stale.gpus", staleGpus, AtomicInteger::get)
-        .description("GPUs whose last collection failed (state STALE)").register(registry);
+        .description("GPUs whose last collection failed (state STALE)").strongReference(true)
+        .register(registry);
   }
 
   public void published(String source, String state, int n) {
