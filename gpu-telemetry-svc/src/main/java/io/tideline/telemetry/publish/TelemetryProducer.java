@@ -24,8 +24,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * The one producer of gpu-telemetry-svc, writing Avro (Confluent wire format, schemas from the
  * registry) to gpu.telemetry (key gpuId), cluster.inventory (key nodeId) and cluster.clock (key
- * cluster). Tuned for throughput with the publish benchmark: lz4 batches of up to 256 KiB,
- * 10 ms linger, acks=all with idempotence (a retried batch cannot duplicate samples or reorder a
+ * cluster). Tuned for throughput with the publish benchmark: lz4 batches of up to 512 KiB,
+ * 20 ms linger, acks=all with idempotence (a retried batch cannot duplicate samples or reorder a
  * GPU's samples within its partition).
  */
 @ApplicationScoped

@@ -23,15 +23,15 @@ import org.apache.kafka.common.serialization.Serializer;
  * first record) → KafkaProducer → a real KRaft broker in this JVM, keyed by gpuId over 6 partitions
  * like gpu.telemetry. Keys are the 6,776 GPUs of the 847-host topology (8 per host).
  *
- * <p>The JVM is warmed up once (JIT); then each producer setting gets its own warm-up and
- * {@value #REPS} timed runs of {@code samples} records, each from the first send to the
- * acknowledgement of the last (flush); the median run is reported with the range. Run (from
- * {@code gpu-telemetry-svc/}):
+ * <p>Each producer setting gets a warm-up (the first a longer one, for the JIT), then
+ * {@value #REPS} timed runs of {@code samples} records, interleaved across settings, each from the
+ * first send to the acknowledgement of the last (flush); the median run is reported with the
+ * range. Run (from {@code gpu-telemetry-svc/}):
  *
  * <pre>
  * ../mvnw -q test-compile &amp;&amp; java -Xmx1g -cp "target/test-classes:target/classes:$(../mvnw -q \
  *   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/dev/stdout)" \
- *   io.tideline.telemetry.publish.PublishBenchmark [samples]
+ *   io.tideline.telemetry.publish.PublishBenchmark [samples, default 300000]
  * </pre>
  */
 public final class PublishBenchmark {
@@ -41,56 +41,68 @@ public final class PublishBenchmark {
   static final List<Setting> SETTINGS = List.of(
       new Setting("client defaults (acks=all, linger 5ms, 16 KiB, none)", "all", 5, 16_384, "none"),
       new Setting("acks=1, linger 10ms, 256 KiB, lz4", "1", 10, 262_144, "lz4"),
-      new Setting("CHOSEN acks=all+idempotent, linger 10ms, 256 KiB, lz4", "all", 10, 262_144, "lz4"),
-      new Setting("acks=all, linger 20ms, 512 KiB, lz4", "all", 20, 524_288, "lz4"),
-      new Setting("acks=all, linger 10ms, 256 KiB, zstd", "all", 10, 262_144, "zstd"));
+      new Setting("acks=all, linger 10ms, 256 KiB, lz4", "all", 10, 262_144, "lz4"),
+      new Setting("CHOSEN acks=all, linger 20ms, 512 KiB, lz4", "all", 20, 524_288, "lz4"),
+      new Setting("acks=all, linger 50ms, 1 MiB, lz4", "all", 50, 1_048_576, "lz4"),
+      new Setting("acks=all, linger 20ms, 512 KiB, zstd", "all", 20, 524_288, "zstd"));
 
-  static final int REPS = 3;
+  static final int REPS = 5;
 
   public static void main(String[] args) throws Exception {
-    int samples = args.length > 0 ? Integer.parseInt(args[0]) : 500_000;
-    int warmup = Math.max(50_000, samples / 5);
+    int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
+    int warmup = Math.max(50_000, samples / 3);
     System.out.printf("starting a KRaft broker in this JVM and the Apicurio registry...%n");
     try (KafkaBroker broker = KafkaBroker.startInJvm();
         SchemaRegistryServer registry = SchemaRegistryServer.start()) {
       Map<String, Object> serde = AvroSerdes.serdeConfig(registry.url(), true);
       List<GpuSample> gpus = fleet();
-      System.out.printf("%d samples per setting (after %d warm-up), %d GPUs, %d cores%n%n",
-          samples, warmup, gpus.size(), Runtime.getRuntime().availableProcessors());
-      boolean jvmWarm = false;
-      StringBuilder table = new StringBuilder(String.format("%-58s %12s %21s %10s%n",
-          "producer setting", "samples/s", "(min - max)", "MB/s out"));
-      for (Setting s : SETTINGS) {
-        String topic = KafkaBroker.unique("bench.gpu.telemetry");
-        broker.createTopics(topic + ":6");
-        Map<String, Object> props = TelemetryProducer.properties(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-            s.acks(), s.lingerMs(), s.batchSize(), s.compression());
-        Serializer<SpecificRecord> value = AvroSerdes.valueSerializer(serde);
-        try (KafkaProducer<String, SpecificRecord> producer = TelemetryProducer.create(props, value)) {
-          run(producer, topic, gpus, jvmWarm ? warmup : 4 * warmup);
-          jvmWarm = true;
-          double[] rates = new double[REPS];
-          double[] mbs = new double[REPS];
-          for (int r = 0; r < REPS; r++) {
-            long bytesBefore = sentBytes(producer);
+      int n = SETTINGS.size();
+      List<KafkaProducer<String, SpecificRecord>> producers = new ArrayList<>();
+      List<String> topics = new ArrayList<>();
+      try {
+        // 1. one producer and topic per setting, each warmed up (the first also warms the JVM).
+        for (Setting s : SETTINGS) {
+          String topic = KafkaBroker.unique("bench.gpu.telemetry");
+          broker.createTopics(topic + ":6");
+          Map<String, Object> props = TelemetryProducer.properties(
+              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+              s.acks(), s.lingerMs(), s.batchSize(), s.compression());
+          Serializer<SpecificRecord> value = AvroSerdes.valueSerializer(serde);
+          KafkaProducer<String, SpecificRecord> producer = TelemetryProducer.create(props, value);
+          producers.add(producer);
+          topics.add(topic);
+          run(producer, topic, gpus, producers.size() == 1 ? 4 * warmup : warmup);
+        }
+        System.out.printf("%d samples per run, %d runs per setting interleaved, %d GPUs, %d cores%n",
+            samples, REPS, gpus.size(), Runtime.getRuntime().availableProcessors());
+        // 2. interleave the runs (rep by rep across settings) so a burst of load from other
+        //    processes on the machine falls on every setting alike.
+        double[][] rates = new double[n][REPS];
+        double[][] mbs = new double[n][REPS];
+        for (int r = 0; r < REPS; r++) {
+          for (int i = 0; i < n; i++) {
+            long bytesBefore = sentBytes(producers.get(i));
             long t0 = System.nanoTime();
-            run(producer, topic, gpus, samples);
+            run(producers.get(i), topics.get(i), gpus, samples);
             double secs = (System.nanoTime() - t0) / 1e9;
-            rates[r] = samples / secs;
-            mbs[r] = (sentBytes(producer) - bytesBefore) / 1e6 / secs;
+            rates[i][r] = samples / secs;
+            mbs[i][r] = (sentBytes(producers.get(i)) - bytesBefore) / 1e6 / secs;
           }
-          double[] sorted = rates.clone();
+        }
+        // 3. the median run of each setting, with the range and bytes per sample on the wire.
+        System.out.printf("%n%-56s %12s %21s %10s %9s%n", "producer setting", "median/s",
+            "(min - max)", "MB/s out", "B/sample");
+        for (int i = 0; i < n; i++) {
+          double[] sorted = rates[i].clone();
           java.util.Arrays.sort(sorted);
           double median = sorted[REPS / 2];
-          int at = indexOf(rates, median);
-          String row = String.format("%-58s %,12.0f %,10.0f - %,8.0f %10.1f%n", s.name(), median,
-              sorted[0], sorted[REPS - 1], mbs[at]);
-          System.out.print(row);
-          table.append(row);
+          int at = indexOf(rates[i], median);
+          System.out.printf("%-56s %,12.0f %,10.0f - %,8.0f %10.1f %9.0f%n", SETTINGS.get(i).name(),
+              median, sorted[0], sorted[REPS - 1], mbs[i][at], mbs[i][at] * 1e6 / median);
         }
+      } finally {
+        producers.forEach(KafkaProducer::close);
       }
-      System.out.printf("%n%s", table);
     }
   }
 
