@@ -1,0 +1,42 @@
+package io.tideline.telemetry.inventory;
+
+import java.util.Map;
+
+/**
+ * What the inventory knows of one node at one observation: its GPUs and its place in the network.
+ * Switch ids are qualified by their parents ({@code DSW}, {@code DSW/PSW}, {@code DSW/PSW/ASW})
+ * because switch names in topology exports are local to their parent: in the 847-host Lingjun
+ * topology, {@code S1} names a different access switch under each of P8, P10 and P12.
+ *
+ * @param nodeId host name or hashed host id
+ * @param gpuModel model of the node's GPUs
+ * @param gpuMemoryMiB memory per GPU
+ * @param gpuCount GPUs on the node
+ * @param nvlinkIslands NVLink islands the GPUs are split into (1 = all GPUs on one NVLink domain)
+ * @param accessSwitch qualified access switch id (the tightest switch domain)
+ * @param aggregationSwitch qualified aggregation switch id
+ * @param coreSwitch core switch id
+ * @param drained no new work may be placed on the node
+ * @param labels free-form labels (Kubernetes node labels)
+ */
+public record NodeState(String nodeId, String gpuModel, int gpuMemoryMiB, int gpuCount,
+    int nvlinkIslands, String accessSwitch, String aggregationSwitch, String coreSwitch,
+    boolean drained, Map<String, String> labels) {
+
+  public NodeState {
+    labels = Map.copyOf(labels);
+  }
+
+  /** The same node, drained. */
+  public NodeState drain() {
+    return new NodeState(nodeId, gpuModel, gpuMemoryMiB, gpuCount, nvlinkIslands, accessSwitch,
+        aggregationSwitch, coreSwitch, true, labels);
+  }
+
+  /** Qualified switch ids from names local to their parent. */
+  public static String[] qualify(String dsw, String psw, String asw) {
+    String core = dsw;
+    String agg = dsw + "/" + psw;
+    return new String[] {agg + "/" + asw, agg, core};
+  }
+}
