@@ -13,7 +13,7 @@ import io.tideline.core.quota.IdleRecommendation;
 import io.tideline.core.quota.QuotaDefinition;
 import io.tideline.core.quota.QuotaLedger;
 import io.tideline.core.quota.QuotaNode;
-import io.tideline.core.quota.TraceEntry;
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.quota.UtilisationSample;
 import io.tideline.core.quota.Verdict;
 import io.tideline.core.quota.WaitingJob;

@@ -1,7 +1,7 @@
 package io.tideline.quota.stream;
 
 import io.tideline.core.quota.AdmissionVerdict;
-import io.tideline.core.quota.TraceEntry;
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.quota.Verdict;
 import java.time.Instant;
 import java.util.List;

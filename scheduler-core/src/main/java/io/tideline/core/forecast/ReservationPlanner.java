@@ -1,5 +1,6 @@
 package io.tideline.core.forecast;
 
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.forecast.ReservationEvent.Type;
 import io.tideline.core.slots.SlotGrid;
 import java.time.Duration;

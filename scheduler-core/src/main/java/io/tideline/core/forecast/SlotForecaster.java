@@ -1,5 +1,6 @@
 package io.tideline.core.forecast;
 
+import io.tideline.core.trace.TraceEntry;
 import com.datadoghq.sketch.ddsketch.DDSketch;
 import io.tideline.core.slots.SlotGrid;
 import java.time.Instant;

@@ -4,7 +4,7 @@ import io.tideline.core.slots.SlotClass;
 import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.placement.Placer;
-import io.tideline.core.placement.TraceEntry;
+import io.tideline.core.trace.TraceEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

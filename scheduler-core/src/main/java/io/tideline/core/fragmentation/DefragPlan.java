@@ -1,7 +1,7 @@
 package io.tideline.core.fragmentation;
 
 import io.tideline.core.placement.PlacementDecision;
-import io.tideline.core.placement.TraceEntry;
+import io.tideline.core.trace.TraceEntry;
 import java.util.List;
 
 /**

@@ -10,7 +10,7 @@ import io.tideline.core.cluster.TopologyLevel;
 import io.tideline.core.model.JobRequest;
 import io.tideline.core.placement.PlacementDecision;
 import io.tideline.core.placement.Placer;
-import io.tideline.core.placement.TraceEntry;
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.placement.UnplaceableReason;
 import java.time.Instant;
 import java.util.ArrayList;

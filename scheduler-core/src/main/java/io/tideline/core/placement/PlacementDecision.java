@@ -1,5 +1,6 @@
 package io.tideline.core.placement;
 
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.TopologyLevel;
 import java.util.List;

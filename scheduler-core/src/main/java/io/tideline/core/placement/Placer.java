@@ -1,5 +1,6 @@
 package io.tideline.core.placement;
 
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.cluster.GpuAssignment;

@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.trace.TraceEntry;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.trace.TraceEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

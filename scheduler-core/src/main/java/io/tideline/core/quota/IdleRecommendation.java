@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.trace.TraceEntry;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.model.JobRequest;
 import io.tideline.core.model.WorkloadClass;
 import java.time.Instant;

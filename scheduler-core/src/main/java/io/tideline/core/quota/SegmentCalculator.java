@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.trace.TraceEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

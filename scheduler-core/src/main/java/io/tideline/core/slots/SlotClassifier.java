@@ -1,5 +1,6 @@
 package io.tideline.core.slots;
 
+import io.tideline.core.trace.TraceEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

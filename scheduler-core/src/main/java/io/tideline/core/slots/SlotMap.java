@@ -1,5 +1,6 @@
 package io.tideline.core.slots;
 
+import io.tideline.core.trace.TraceEntry;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.tideline.core.placement;
 
+import io.tideline.core.trace.TraceEntry;
 import static io.tideline.core.cluster.TestCluster.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

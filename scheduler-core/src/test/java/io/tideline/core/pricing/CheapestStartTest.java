@@ -1,5 +1,6 @@
 package io.tideline.core.pricing;
 
+import io.tideline.core.trace.TraceEntry;
 import static io.tideline.core.pricing.PricingTestKit.at;
 import static io.tideline.core.pricing.PricingTestKit.nextDay;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.trace.TraceEntry;
 import static io.tideline.core.quota.QuotaTestKit.ADS_BATCH;
 import static io.tideline.core.quota.QuotaTestKit.ADS_TRAINING;
 import static io.tideline.core.quota.QuotaTestKit.SEARCH_INFERENCE;

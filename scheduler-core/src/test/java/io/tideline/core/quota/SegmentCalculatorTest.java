@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.trace.TraceEntry;
 import static io.tideline.core.quota.QuotaTestKit.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
