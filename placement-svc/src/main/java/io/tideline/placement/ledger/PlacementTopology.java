@@ -60,8 +60,9 @@ public final class PlacementTopology {
   private PlacementTopology() {}
 
   /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
-  public static Topology build(LedgerPolicy policy, Map<String, Object> serdeConfig,
+  public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters) {
+    Map<String, Object> serdeConfig = LogicalTypeDatumProvider.config(platformSerdeConfig);
     StreamsBuilder b = new StreamsBuilder();
     b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
         Serdes.String(), Serdes.ByteArray()));
