@@ -132,6 +132,12 @@ final class ClusterLedger {
   private final TreeMap<Long, Object[]> forecasts = new TreeMap<>();
   private final List<PastMigration> migrations = new ArrayList<>();
   private ClusterSnapshot snap;
+  /**
+   * Staging copy of {@link #snap}: a change is applied here and frozen with one
+   * {@code build()}, instead of {@code snap.with…()}, which rebuilds a builder (a fresh ledger per
+   * node) for every change — the difference is most of a placement's cost on 1,250 nodes.
+   */
+  private ClusterSnapshot.Builder mirror;
   private long version;
   private Instant now = Instant.EPOCH;
   private Instant lastActiveDefrag;
@@ -175,12 +181,8 @@ final class ClusterLedger {
     store.getOrDefault(NODE, Map.of()).forEach((id, b) -> nodes.put(id, decode(b)));
     store.getOrDefault(JOB, Map.of()).forEach((id, b) -> submissions.put(id, decode(b)));
     store.getOrDefault(VERDICT, Map.of()).forEach((id, b) -> verdicts.put(id, decode(b)));
-    Map<String, List<GpuAssignment>> running = new TreeMap<>();
-    store.getOrDefault(RUNNING, Map.of()).forEach((id, b) -> {
-      io.tideline.events.PlacementDecision d = decode(b);
-      running.put(id, fromEvents(d.getAssignments()));
-      startedAt.put(id, d.getDecidedAt());
-    });
+    Map<String, io.tideline.events.PlacementDecision> bound = new TreeMap<>();
+    store.getOrDefault(RUNNING, Map.of()).forEach((id, b) -> bound.put(id, decode(b)));
     store.getOrDefault(RESERVATION, Map.of()).forEach(
         (id, b) -> serviceReservations.put(id, Hold.decodeReservation(id, b)));
     store.getOrDefault(HOLD, Map.of()).forEach((id, b) -> holds.put(id, Hold.decode(id, b)));
@@ -207,6 +209,11 @@ final class ClusterLedger {
         }
       }
     }
+    Map<String, Allocation> running = new TreeMap<>();
+    bound.forEach((id, d) -> {
+      running.put(id, new Allocation(request(id), fromEvents(d.getAssignments())));
+      startedAt.put(id, d.getDecidedAt());
+    });
     rebuildSnapshot(version, running);
     for (String id : new TreeSet<>(submissions.keySet())) {
       enqueue(id);
@@ -217,31 +224,43 @@ final class ClusterLedger {
     gauges(false);
   }
 
-  private void rebuildSnapshot(long atVersion, Map<String, List<GpuAssignment>> running) {
+  private void rebuildSnapshot(long atVersion, Map<String, Allocation> running) {
     if (nodes.isEmpty()) {
       snap = null;
+      mirror = null;
       return;
     }
     List<Node> list = new ArrayList<>();
     nodes.values().forEach(n -> list.add(toNode(n)));
     ClusterSnapshot.Builder b = ClusterSnapshot.builder(Topology.of(list));
-    for (Map.Entry<String, List<GpuAssignment>> e : running.entrySet()) {
-      b.allocate(new Allocation(request(e.getKey()), e.getValue()));
-    }
+    running.values().forEach(b::allocate);
     serviceReservations.values().forEach(b::reserve);
     holds.values().forEach(h -> b.reserve(h.reservation()));
     nodes.values().stream().filter(n -> n.getChange() == NodeChange.DRAINED
         || n.getChange() == NodeChange.LEFT).forEach(n -> b.cordon(n.getNodeId()));
     snap = b.version(atVersion).build();
+    mirror = b;
     version = atVersion;
   }
 
-  private Map<String, List<GpuAssignment>> runningAssignments() {
-    Map<String, List<GpuAssignment>> r = new TreeMap<>();
-    if (snap != null) {
-      snap.allocations().forEach((id, a) -> r.put(id, a.assignments()));
+  /** Freezes the mirror as the next ledger version. */
+  private void commit() {
+    version = version + 1;
+    snap = mirror.version(version).build();
+  }
+
+  private void allocate(Allocation a) {
+    try {
+      mirror.allocate(a);
+    } catch (IllegalArgumentException e) {
+      rebuildSnapshot(version, runningAssignments()); // drop whatever the failed call staged
+      throw e;
     }
-    return r;
+    commit();
+  }
+
+  private Map<String, Allocation> runningAssignments() {
+    return snap == null ? Map.of() : snap.allocations();
   }
 
   // =================================================================== inputs
@@ -253,7 +272,7 @@ final class ClusterLedger {
     if (old != null && sameNode(old, n)) {
       return;
     }
-    Map<String, List<GpuAssignment>> running = runningAssignments();
+    Map<String, Allocation> running = runningAssignments();
     nodes.put(n.getNodeId(), n);
     try {
       rebuildSnapshot(version + 1, running);
@@ -276,7 +295,7 @@ final class ClusterLedger {
       enqueue(id);
     }
     pass();
-    gauges(true);
+    gauges(false);
   }
 
   void onSubmitted(Effects fx, byte[] raw, JobSubmitted e) {
@@ -365,7 +384,8 @@ final class ClusterLedger {
         Reservation r = new Reservation(rid, c.getServiceId(), pickGpus(n), c.getValidFrom(),
             c.getValidUntil());
         serviceReservations.put(rid, r);
-        snap = snap.withReservation(r);
+        mirror.reserve(r);
+        commit();
         fx.put(RESERVATION, rid, Hold.encodeReservation(r));
         putVersion();
       }
@@ -645,8 +665,7 @@ final class ClusterLedger {
   private void bind(JobRequest job, List<GpuAssignment> assignments, TopologyLevel level,
       boolean crossDomain, double score, List<TraceEntry> trace) {
     String id = job.jobId();
-    snap = snap.withAllocation(new Allocation(job, assignments));
-    version = snap.version();
+    allocate(new Allocation(job, assignments));
     startedAt.put(id, now);
     dequeue(id, true);
     announced.remove(id);
@@ -667,8 +686,8 @@ final class ClusterLedger {
     if (a == null) {
       return;
     }
-    snap = snap.withoutJobs(Set.of(id));
-    version = snap.version();
+    mirror.release(id);
+    commit();
     startedAt.remove(id);
     fx.put(RUNNING, id, null);
     putVersion();
@@ -701,16 +720,15 @@ final class ClusterLedger {
 
   private void addHold(Hold h) {
     holds.put(h.id(), h);
-    snap = snap.withReservation(h.reservation());
-    version = snap.version();
+    mirror.reserve(h.reservation());
+    commit();
     fx.put(HOLD, h.id(), h.encode());
     putVersion();
   }
 
   private void dropHold(Hold h) {
     holds.remove(h.id());
-    snap = snap.withoutReservation(h.id());
-    version = snap.version();
+    rebuildSnapshot(version + 1, runningAssignments()); // the builder cannot drop a reservation
     fx.put(HOLD, h.id(), null);
     putVersion();
   }
@@ -738,8 +756,7 @@ final class ClusterLedger {
 
   private void dropReservation(String rid) {
     if (serviceReservations.remove(rid) != null) {
-      snap = snap.withoutReservation(rid);
-      version = snap.version();
+      rebuildSnapshot(version + 1, runningAssignments());
       fx.put(RESERVATION, rid, null);
       putVersion();
     }
@@ -822,8 +839,8 @@ final class ClusterLedger {
     Set<String> migrants = new TreeSet<>();
     for (Migration m : plan.migrations()) {
       Allocation a = snap.allocations().get(m.jobId());
-      snap = snap.withoutJobs(Set.of(m.jobId())).withAllocation(new Allocation(a.job(), m.to()));
-      version = snap.version();
+      mirror.release(m.jobId());
+      allocate(new Allocation(a.job(), m.to()));
       migrants.add(m.jobId());
       String holdId = "migrate:" + m.jobId();
       Hold prior = holds.get(holdId);

@@ -1,10 +1,8 @@
 package io.tideline.placement.ledger;
 
 import io.tideline.events.DeadLetter;
-import io.tideline.platform.serde.AvroSerdes;
 import java.nio.ByteBuffer;
 import java.time.Instant;
-import java.util.Map;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -17,8 +15,8 @@ final class DeadLetterWriter {
   private final Serializer<Object> serializer;
   private final String service;
 
-  DeadLetterWriter(Map<String, Object> serdeConfig, String service) {
-    this.serializer = AvroSerdes.valueSerializer(serdeConfig);
+  DeadLetterWriter(Serializer<Object> serializer, String service) {
+    this.serializer = serializer;
     this.service = service;
   }
 

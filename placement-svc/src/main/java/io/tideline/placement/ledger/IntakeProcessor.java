@@ -11,9 +11,7 @@ import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.intake.JobIntake;
-import io.tideline.platform.serde.AvroSerdes;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,26 +30,25 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 final class IntakeProcessor implements Processor<byte[], byte[], byte[], Out> {
 
   private final LedgerPolicy policy;
-  private final Map<String, Object> serdeConfig;
+  private final PlacementTopology.Serdes2 avro;
   private final PlacementMeters meters;
   private ProcessorContext<byte[], Out> context;
   private Deserializer<Object> deserializer;
   private JobIntake intake;
   private DeadLetterWriter letters;
 
-  IntakeProcessor(LedgerPolicy policy, Map<String, Object> serdeConfig, PlacementMeters meters) {
+  IntakeProcessor(LedgerPolicy policy, PlacementTopology.Serdes2 avro, PlacementMeters meters) {
     this.policy = policy;
-    this.serdeConfig = serdeConfig;
+    this.avro = avro;
     this.meters = meters;
   }
 
   @Override
   public void init(ProcessorContext<byte[], Out> context) {
     this.context = context;
-    this.deserializer = AvroSerdes.valueDeserializer(serdeConfig);
-    this.intake = new JobIntake(AvroSerdes.valueDeserializer(serdeConfig),
-        SubmissionLimits.DEFAULTS);
-    this.letters = new DeadLetterWriter(serdeConfig, context.applicationId());
+    this.deserializer = avro.deserializer();
+    this.intake = new JobIntake(JobIntakes.typed(avro.deserializer()), SubmissionLimits.DEFAULTS);
+    this.letters = new DeadLetterWriter(avro.serializer(), context.applicationId());
   }
 
   @Override

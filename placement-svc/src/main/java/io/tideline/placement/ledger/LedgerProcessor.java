@@ -8,7 +8,6 @@ import io.tideline.events.NodeInventory;
 import io.tideline.events.PreemptionDecision;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SlotForecast;
-import io.tideline.platform.serde.AvroSerdes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +40,7 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
   private static final Logger LOG = Logger.getLogger(LedgerProcessor.class);
 
   private final LedgerPolicy policy;
-  private final Map<String, Object> serdeConfig;
+  private final PlacementTopology.Serdes2 avro;
   private final PlacementMeters meters;
   private ProcessorContext<byte[], Out> context;
   private KeyValueStore<String, byte[]> store;
@@ -50,9 +49,9 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
   private DeadLetterWriter letters;
   private final Map<String, ClusterLedger> ledgers = new HashMap<>();
 
-  LedgerProcessor(LedgerPolicy policy, Map<String, Object> serdeConfig, PlacementMeters meters) {
+  LedgerProcessor(LedgerPolicy policy, PlacementTopology.Serdes2 avro, PlacementMeters meters) {
     this.policy = policy;
-    this.serdeConfig = serdeConfig;
+    this.avro = avro;
     this.meters = meters;
   }
 
@@ -60,9 +59,9 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
   public void init(ProcessorContext<byte[], Out> context) {
     this.context = context;
     this.store = context.getStateStore(PlacementTopology.STORE);
-    this.serializer = AvroSerdes.valueSerializer(serdeConfig);
-    this.deserializer = AvroSerdes.valueDeserializer(serdeConfig);
-    this.letters = new DeadLetterWriter(serdeConfig, context.applicationId());
+    this.serializer = avro.serializer();
+    this.deserializer = avro.deserializer();
+    this.letters = new DeadLetterWriter(avro.serializer(), context.applicationId());
     // 1. group the store by cluster and kind; 2. rebuild each cluster's ledger and queue
     ledgers.clear();
     Map<String, Map<String, Map<String, byte[]>>> byCluster = new HashMap<>();

@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,10 +60,22 @@ public final class PlacementTopology {
 
   private PlacementTopology() {}
 
+  /**
+   * The registry serializer and deserializer shared by the topology's processors (Apicurio's serdes
+   * are thread-safe and cache schemas per instance, so sharing them saves a registry round trip
+   * per schema and task).
+   */
+  record Serdes2(org.apache.kafka.common.serialization.Serializer<Object> serializer,
+      org.apache.kafka.common.serialization.Deserializer<Object> deserializer,
+      Map<String, Object> config) {}
+
   /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
   public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters) {
     Map<String, Object> serdeConfig = LogicalTypeDatumProvider.config(platformSerdeConfig);
+    // one registry-backed serde pair for every task: each schema is fetched once, not per task
+    Serdes2 avro = new Serdes2(AvroSerdes.valueSerializer(serdeConfig),
+        AvroSerdes.valueDeserializer(serdeConfig), serdeConfig);
     StreamsBuilder b = new StreamsBuilder();
     b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
         Serdes.String(), Serdes.ByteArray()));
@@ -73,7 +86,7 @@ public final class PlacementTopology {
     // 1. intake: decode, dead-letter or re-key to the cluster
     KStream<byte[], Out> intake = b.stream(inputTopics(),
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-        .process(() -> new IntakeProcessor(policy, serdeConfig, meters), Named.as("intake"));
+        .process(() -> new IntakeProcessor(policy, avro, meters), Named.as("intake"));
     intake.filter((k, v) -> !LEDGER_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));
@@ -82,7 +95,7 @@ public final class PlacementTopology {
         .mapValues(Out::value, Named.as("envelopes"))
         .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray())
             .withName("by-cluster"))
-        .process(() -> new LedgerProcessor(policy, serdeConfig, meters), Named.as("ledger"),
+        .process(() -> new LedgerProcessor(policy, avro, meters), Named.as("ledger"),
             STORE)
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("outputs"));

@@ -26,6 +26,12 @@ public final class LedgerRunner {
   /** Starts the topology with exactly_once_v2 and returns once it runs. */
   static KafkaStreams start(String bootstrap, String registryUrl, String appId, String stateDir,
       LedgerPolicy policy) throws InterruptedException {
+    return start(bootstrap, registryUrl, appId, stateDir, policy,
+        new PlacementMeters(new SimpleMeterRegistry()));
+  }
+
+  static KafkaStreams start(String bootstrap, String registryUrl, String appId, String stateDir,
+      LedgerPolicy policy, PlacementMeters meters) throws InterruptedException {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -35,7 +41,7 @@ public final class LedgerRunner {
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1000);
     KafkaStreams streams = new KafkaStreams(PlacementTopology.build(policy,
-        AvroSerdes.serdeConfig(registryUrl, true), new PlacementMeters(new SimpleMeterRegistry())),
+        AvroSerdes.serdeConfig(registryUrl, true), meters),
         p);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
