@@ -49,9 +49,12 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Not part of the normal test run (tag {@code benchmark}). Run it with:
  * <pre>
- * ./mvnw -B -ntp -pl placement-svc verify -Dplacement.excludedGroups=none \
+ * ./mvnw -B -ntp -pl placement-svc -am verify -Dplacement.excludedGroups=none \
  *     -Dtest=PlacementBenchmark -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
+ * ({@code -am} builds scheduler-core from this checkout instead of whatever snapshot sits in the
+ * local Maven repository.) Measured 1,442 placements/s on the 2-core machine at load average
+ * 3–5; 889/s at load average 11–13 (other builds sharing the cores).
  */
 @Tag("benchmark")
 class PlacementBenchmark {
