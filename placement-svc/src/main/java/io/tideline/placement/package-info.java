@@ -1,6 +1,60 @@
 /**
- * Placement: the queue and the allocation ledger (single writer per cluster): lanes, gang and topology-aware placement, reservations honoured, fragmentation index, passive and active defragmentation.
+ * Placement: the queue and the allocation ledger of each cluster (issue #6) — lanes, gang and
+ * topology-aware placement, reservations honoured, preemption hand-off, fragmentation index,
+ * passive and active defragmentation. A thin adapter: every decision comes from
+ * {@code scheduler-core} ({@code Placer}, {@code QueueOrder}, the defragmentation planners),
+ * with {@code now} taken from event time.
  *
- * <p>Publishes: placement.decisions, placement.queue, preemption.requests, evictions. A thin adapter: decisions come from {@code scheduler-core}.
+ * <h2>Single writer, crash safe</h2>
+ * {@link io.tideline.placement.ledger.PlacementTopology} is a Kafka Streams topology run with
+ * {@code exactly_once_v2}. Inputs ({@code cluster.inventory}, {@code jobs.submitted},
+ * {@code quota.verdicts}, {@code jobs.lifecycle}, {@code capacity.reservations},
+ * {@code cluster.clock}, {@code forecast.slots}, {@code preemption.decisions}) are decoded (bad
+ * records go to {@code <topic>.dlq} with the reason), re-keyed to their cluster and handled by one
+ * ledger task per cluster, whose state lives in a changelogged store. Store, outputs and input
+ * offsets commit in one transaction, so a restart — even after SIGKILL, even with the local state
+ * wiped — rebuilds exactly the committed ledger, version included, and the core's
+ * {@code ClusterSnapshot} refuses any overbooking: no GPU is allocated twice.
+ *
+ * <h2>Lanes (Q6) and the total queue order</h2>
+ * A job waits once it is submitted and admitted by quota (verdict GUARANTEED or SHARED; QUEUED
+ * and REJECTED jobs are quota's to hold). It waits in the lane of its class: online inference in
+ * INFERENCE, batch inference in BATCH, training and exploratory training in TRAINING. Inside a
+ * lane, jobs are ordered by {@link io.tideline.core.placement.QueueOrder}: workload class (W1
+ * tolerance), quota verdict rank (GUARANTEED 0, SHARED 1), fair-share usage (Q4, lower first),
+ * compensation boost (P6, a job preempted earlier gets one level per preemption, higher first),
+ * submission time, job id — a total order, so replays decide identically (O2). The lanes are
+ * offered in the same order, compared by their heads (so INFERENCE, then BATCH, then TRAINING),
+ * which makes the whole queue one total order too. Lanes are isolated: each lane stops a pass
+ * after {@code tideline.placement.max-failures-per-lane} refusals (default 8, backfilling past
+ * blocked jobs up to that depth), so a blocked training gang never holds up inference.
+ *
+ * <h2>Outputs</h2>
+ * {@code placement.decisions} (key cluster): PLACED with the GPU assignments, domain level,
+ * cross-domain flag, score, ledger version after the decision, policy version and rule trace;
+ * QUEUED (first refusal, with the trace); PREEMPTION_REQUESTED; HELD_FOR_PREEMPTOR; RELEASED;
+ * MIGRATED. {@code placement.queue} (key job, compacted): position in the lane, an estimated
+ * start from the running jobs' declared durations and the basis of that estimate; a tombstone
+ * when the job leaves the queue. {@code evictions}: PREEMPT for victims of an applied preemption
+ * plan, MIGRATE (with the target) for defragmentation. {@code preemption.requests}: a job with
+ * the preemption right (granted by quota) that cannot be placed, with its shape and the ledger
+ * version; asked once, and again only after a refusal once the ledger has changed.
+ *
+ * <h2>Preemption and holds</h2>
+ * A preemption plan is applied only if it answers the open request, the preemptor still waits,
+ * every victim still runs and — when the ledger moved on since the plan's version — the
+ * preemptor still fits once the victims are gone; otherwise it is recorded as stale and not
+ * applied. Applied: victims get PREEMPT evictions and the GPUs the preemptor will use are held (a
+ * reservation nobody may use) until the victims report PREEMPTED, then bound to the preemptor.
+ * Migrations hold their source GPUs the same way until the migrant reports RESUMED/STARTED.
+ *
+ * <h2>Fragmentation (T2–T4)</h2>
+ * Per-node and cluster fragmentation indexes are Micrometer gauges
+ * ({@link io.tideline.placement.ledger.PlacementMeters}), refreshed on clock ticks against the
+ * demanded shapes (queued and running jobs). A job refused as FRAGMENTED triggers the passive
+ * planner (one per pass); clock ticks run the active planner in the configured trough slots
+ * (slot class from {@code forecast.slots} when a forecast covers now, else
+ * {@code tideline.placement.default-slot-class}), never at PEAK, within the 3%-per-hour
+ * migration budget.
  */
 package io.tideline.placement;

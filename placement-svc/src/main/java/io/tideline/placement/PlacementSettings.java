@@ -1,0 +1,73 @@
+package io.tideline.placement;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.tideline.core.fragmentation.DefragConfig;
+import io.tideline.core.placement.PlacementConfig;
+import io.tideline.core.slots.SlotClass;
+import io.tideline.placement.ledger.LedgerPolicy;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * placement-svc's policy ({@code tideline.placement.*}). Every number of REQUIREMENTS.md is a
+ * default here, never a literal in code; {@link #policy} turns it into the plain
+ * {@link LedgerPolicy} the topology is built with.
+ */
+@ConfigMapping(prefix = "tideline.placement")
+public interface PlacementSettings {
+
+  /** Version string written into every decision (O2: which policy decided). */
+  @WithDefault("placement-1")
+  String policyVersion();
+
+  /** T1: share of gradient-sync bandwidth lost per switch tier crossed (30–50% slower). */
+  @WithDefault("0.4")
+  double crossSwitchSlowdown();
+
+  /**
+   * Q6 backfill depth: queued jobs of one lane that may fail to place in one pass before the
+   * lane stops for that pass. Bounds the work per event; a blocked lane never blocks the others.
+   */
+  @WithDefault("8")
+  int maxFailuresPerLane();
+
+  /** T4: largest fraction of the cluster's GPUs migrated per period (3%). */
+  @WithDefault("0.03")
+  double defragMaxMigratedFraction();
+
+  /** T4: the rate-limit window. */
+  @WithDefault("PT1H")
+  Duration defragPeriod();
+
+  /** T3: slot classes in which active defragmentation runs (never PEAK, whatever this says). */
+  @WithDefault("TROUGH,DEEP_TROUGH")
+  Set<SlotClass> defragActiveSlots();
+
+  /** T3: largest number of migrations one defragmentation plan may propose. */
+  @WithDefault("64")
+  int defragMaxMigrationsPerPlan();
+
+  /** T3: least logical time between two active defragmentation rounds. */
+  @WithDefault("PT15M")
+  Duration activeDefragInterval();
+
+  /** F4: slot class assumed until {@code forecast.slots} says otherwise (FLAT: no active defrag). */
+  @WithDefault("FLAT")
+  SlotClass defaultSlotClass();
+
+  /** P3/P4: seconds an evicted job gets to checkpoint before it is stopped. */
+  @WithDefault("120")
+  long evictionGraceSeconds();
+
+  /** The policy as a plain value for the topology factory. */
+  default LedgerPolicy policy(String defaultCluster) {
+    return new LedgerPolicy(defaultCluster, policyVersion(),
+        new PlacementConfig(crossSwitchSlowdown()), maxFailuresPerLane(),
+        new DefragConfig(defragMaxMigratedFraction(), defragPeriod(),
+            defragActiveSlots().isEmpty() ? EnumSet.noneOf(SlotClass.class)
+                : EnumSet.copyOf(defragActiveSlots()), defragMaxMigrationsPerPlan()),
+        activeDefragInterval(), defaultSlotClass(), evictionGraceSeconds());
+  }
+}

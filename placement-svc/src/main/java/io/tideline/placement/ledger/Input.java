@@ -1,0 +1,36 @@
+package io.tideline.placement.ledger;
+
+import io.tideline.platform.topics.TopicCatalogue;
+
+/** The ledger's inputs, by topic. The ordinal is part of the {@link Envelope} encoding: append only. */
+public enum Input {
+  INVENTORY(TopicCatalogue.CLUSTER_INVENTORY),
+  SUBMITTED(TopicCatalogue.JOBS_SUBMITTED),
+  VERDICT(TopicCatalogue.QUOTA_VERDICTS),
+  LIFECYCLE(TopicCatalogue.JOBS_LIFECYCLE),
+  RESERVATION(TopicCatalogue.CAPACITY_RESERVATIONS),
+  CLOCK(TopicCatalogue.CLUSTER_CLOCK),
+  FORECAST(TopicCatalogue.FORECAST_SLOTS),
+  PREEMPTION_DECISION(TopicCatalogue.PREEMPTION_DECISIONS);
+
+  private final String topic;
+
+  Input(String topic) {
+    this.topic = topic;
+  }
+
+  /** The catalogued topic. */
+  public String topic() {
+    return topic;
+  }
+
+  /** The input read from {@code topic}, or {@code null}. */
+  public static Input of(String topic) {
+    for (Input i : values()) {
+      if (i.topic.equals(topic)) {
+        return i;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,104 @@
+package io.tideline.placement.ledger;
+
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The placement topology (issue #6), a static factory so {@code TopologyTestDriver} tests, the
+ * crash test and the service all run the same graph:
+ *
+ * <pre>
+ *   inputs (raw bytes) ─▶ intake ─┬─▶ &lt;topic&gt;.dlq                  (bad input, with the reason)
+ *                                 └─▶ repartition by cluster ─▶ ledger ─▶ placement.decisions
+ *                                                       (store)        ├▶ placement.queue
+ *                                                                      ├▶ evictions
+ *                                                                      ├▶ preemption.requests
+ *                                                                      └▶ &lt;topic&gt;.dlq
+ * </pre>
+ *
+ * Run it with {@code processing.guarantee=exactly_once_v2}: the ledger store's changelog, every
+ * output and the input offsets then commit together.
+ */
+public final class PlacementTopology {
+
+  /** The ledger's persistent store (changelogged). */
+  public static final String STORE = "placement-ledger";
+  /** Marker topic of intake records bound for the ledger (never written as such). */
+  static final String LEDGER_INPUT = "placement-ledger-input";
+
+  /** Topics the topology reads. */
+  public static List<String> inputTopics() {
+    List<String> t = new ArrayList<>();
+    for (Input i : Input.values()) {
+      t.add(i.topic());
+    }
+    return t;
+  }
+
+  /** Topics the topology writes (they must exist: sinks do not create topics). */
+  public static List<String> outputTopics() {
+    List<String> t = new ArrayList<>(List.of(TopicCatalogue.PLACEMENT_DECISIONS,
+        TopicCatalogue.PLACEMENT_QUEUE, TopicCatalogue.EVICTIONS,
+        TopicCatalogue.PREEMPTION_REQUESTS));
+    inputTopics().forEach(i -> t.add(i + ".dlq"));
+    return t;
+  }
+
+  private PlacementTopology() {}
+
+  /**
+   * The registry serializer and deserializer shared by the topology's processors (Apicurio's serdes
+   * are thread-safe and cache schemas per instance, so sharing them saves a registry round trip
+   * per schema and task).
+   */
+  record Serdes2(org.apache.kafka.common.serialization.Serializer<Object> serializer,
+      org.apache.kafka.common.serialization.Deserializer<Object> deserializer,
+      Map<String, Object> config) {}
+
+  /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
+  public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
+      PlacementMeters meters) {
+    Map<String, Object> serdeConfig = platformSerdeConfig;
+    // one registry-backed serde pair for every task: each schema is fetched once, not per task
+    Serdes2 avro = new Serdes2(AvroSerdes.valueSerializer(serdeConfig),
+        AvroSerdes.valueDeserializer(serdeConfig), serdeConfig);
+    StreamsBuilder b = new StreamsBuilder();
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
+        Serdes.String(), Serdes.ByteArray()));
+    Serde<Out> out = Serdes.serdeFrom((Serializer<Out>) (topic, o) -> o.value(),
+        (topic, bytes) -> {
+          throw new UnsupportedOperationException("outputs are never read back");
+        });
+    // 1. intake: decode, dead-letter or re-key to the cluster
+    KStream<byte[], Out> intake = b.stream(inputTopics(),
+            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
+        .process(() -> new IntakeProcessor(policy, avro, meters), Named.as("intake"));
+    intake.filter((k, v) -> !LEDGER_INPUT.equals(v.topic()), Named.as("dead-letters"))
+        .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
+            .withName("intake-dlq"));
+    // 2. one ledger task per cluster key
+    intake.filter((k, v) -> LEDGER_INPUT.equals(v.topic()), Named.as("accepted"))
+        .mapValues(Out::value, Named.as("envelopes"))
+        .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray())
+            .withName("by-cluster"))
+        .process(() -> new LedgerProcessor(policy, avro, meters), Named.as("ledger"),
+            STORE)
+        .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
+            .withName("outputs"));
+    return b.build();
+  }
+}

@@ -1,0 +1,206 @@
+package io.tideline.placement.ledger;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tideline.events.CapacityReservation;
+import io.tideline.events.ClockSource;
+import io.tideline.events.ClockTick;
+import io.tideline.events.DeadLetter;
+import io.tideline.events.Eviction;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.NodeChange;
+import io.tideline.events.NodeInventory;
+import io.tideline.events.PlacementDecision;
+import io.tideline.events.PreemptionDecision;
+import io.tideline.events.PreemptionOutcome;
+import io.tideline.events.PreemptionRequest;
+import io.tideline.events.QueuePosition;
+import io.tideline.events.QuotaVerdict;
+import io.tideline.events.ReservationAction;
+import io.tideline.events.SwitchPath;
+import io.tideline.events.Verdict;
+import io.tideline.events.Victim;
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * The placement topology under {@link TopologyTestDriver} with a real schema registry: typed
+ * inputs with explicit event times, decoded outputs. One per scenario.
+ */
+final class LedgerDriver implements AutoCloseable {
+
+  static final String CLUSTER = "c1";
+
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final PlacementMeters meters = new PlacementMeters(registry);
+  private final TopologyTestDriver driver;
+  private final Serializer<Object> ser;
+  private final Deserializer<Object> des;
+  private final Map<String, TestInputTopic<byte[], byte[]>> inputs = new java.util.HashMap<>();
+  private final Map<String, TestOutputTopic<byte[], byte[]>> outputs = new java.util.HashMap<>();
+
+  LedgerDriver(String registryUrl) {
+    this(registryUrl, LedgerPolicy.defaults(CLUSTER));
+  }
+
+  LedgerDriver(String registryUrl, LedgerPolicy policy) {
+    Map<String, Object> serde = AvroSerdes.serdeConfig(registryUrl, true);
+    ser = AvroSerdes.valueSerializer(serde);
+    des = AvroSerdes.valueDeserializer(serde);
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "placement-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    try {
+      p.put(StreamsConfig.STATE_DIR_CONFIG,
+          Files.createTempDirectory("placement-ttd").toString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    driver = new TopologyTestDriver(PlacementTopology.build(policy, serde, meters), p);
+    for (String t : PlacementTopology.inputTopics()) {
+      inputs.put(t, driver.createInputTopic(t, new ByteArraySerializer(),
+          new ByteArraySerializer()));
+    }
+    for (String t : PlacementTopology.outputTopics()) {
+      outputs.put(t, driver.createOutputTopic(t, new ByteArrayDeserializer(),
+          new ByteArrayDeserializer()));
+    }
+  }
+
+  // ------------------------------------------------------------------ inputs
+
+  void raw(String topic, String key, byte[] value, Instant at) {
+    inputs.get(topic).pipeInput(new TestRecord<>(
+        key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at));
+  }
+
+  void send(String topic, String key, Object value, Instant at) {
+    raw(topic, key, ser.serialize(topic, value), at);
+  }
+
+  /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
+  void nodes(int count, Instant at) {
+    for (int i = 1; i <= count; i++) {
+      String id = String.format("n%02d", i);
+      send(TopicCatalogue.CLUSTER_INVENTORY, id, NodeInventory.newBuilder().setCluster(CLUSTER)
+          .setNodeId(id).setChange(NodeChange.JOINED).setObservedAt(at).setGpuModel("H100")
+          .setGpuMemoryMiB(81920).setGpuCount(8)
+          .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch("asw" + ((i + 1) / 2))
+              .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
+          .build(), at);
+    }
+  }
+
+  /** Submits {@code job} and admits it ({@code right}: with a granted preemption right). */
+  void admit(JobSubmitted job, Verdict verdict, boolean right, Instant at) {
+    send(TopicCatalogue.JOBS_SUBMITTED, job.getJobId(), job, at);
+    send(TopicCatalogue.QUOTA_VERDICTS, job.getJobId(), QuotaVerdict.newBuilder()
+        .setJobId(job.getJobId()).setTenant(job.getTenant()).setQueue("search/ranking")
+        .setDecidedAt(at).setVerdict(verdict).setGpus(job.getResources().getGpuCount())
+        .setPreemptible(job.getPreemptible()).setPreemptionRightGranted(right)
+        .setReason("test").setPolicyVersion("q1").build(), at);
+  }
+
+  void admit(JobSubmitted job, Instant at) {
+    admit(job, Verdict.GUARANTEED, false, at);
+  }
+
+  void lifecycle(String jobId, LifecycleType type, Instant at) {
+    send(TopicCatalogue.JOBS_LIFECYCLE, jobId, JobLifecycle.newBuilder().setJobId(jobId)
+        .setCluster(CLUSTER).setType(type).setOccurredAt(at).build(), at);
+  }
+
+  void tick(Instant at) {
+    send(TopicCatalogue.CLUSTER_CLOCK, CLUSTER, ClockTick.newBuilder().setCluster(CLUSTER)
+        .setTime(at).setSequence(at.getEpochSecond()).setIntervalMillis(60_000)
+        .setSource(ClockSource.SIMULATED).build(), at);
+  }
+
+  void reserve(String id, String service, double gpus, Instant from, Instant until, Instant at) {
+    send(TopicCatalogue.CAPACITY_RESERVATIONS, service, CapacityReservation.newBuilder()
+        .setReservationId(id).setServiceId(service).setAction(ReservationAction.RESERVE)
+        .setGpus(gpus).setValidFrom(from).setValidUntil(until).setQuantile("p95")
+        .setReason("forecast rise").setIssuedAt(at).build(), at);
+  }
+
+  void forecast(String service, io.tideline.events.SlotClass slot, Instant from, Instant to,
+      Instant at) {
+    send(TopicCatalogue.FORECAST_SLOTS, service, io.tideline.events.SlotForecast.newBuilder()
+        .setServiceId(service).setSlotStart(from).setSlotEnd(to).setHoliday(false)
+        .setSlotClass(slot).setP50(1).setP90(2).setP95(3).setP99(4).setSampleDays(14)
+        .setComputedAt(at).build(), at);
+  }
+
+  void preemption(String requestId, String preemptor, long ledgerVersion, List<String> victims,
+      Instant at) {
+    List<Victim> vs = new ArrayList<>();
+    for (String v : victims) {
+      vs.add(Victim.newBuilder().setJobId(v).setTenant("search").setUser("alice").setScore(1)
+          .setGpus(4).setCostGpuHours(0.1).setQueueBoost(1).build());
+    }
+    send(TopicCatalogue.PREEMPTION_DECISIONS, CLUSTER, PreemptionDecision.newBuilder()
+        .setDecisionId("pd-" + requestId).setRequestId(requestId).setCluster(CLUSTER)
+        .setPreemptorJobId(preemptor).setDecidedAt(at).setOutcome(PreemptionOutcome.PREEMPT)
+        .setPreemptorScore(3).setVictims(vs).setTotalCostGpuHours(0.1).setGainGpuHours(2)
+        .setLedgerVersion(ledgerVersion).setPolicyVersion("p1").build(), at);
+  }
+
+  // ------------------------------------------------------------------ outputs
+
+  List<PlacementDecision> decisions() {
+    return read(TopicCatalogue.PLACEMENT_DECISIONS);
+  }
+
+  List<Eviction> evictions() {
+    return read(TopicCatalogue.EVICTIONS);
+  }
+
+  List<PreemptionRequest> preemptionRequests() {
+    return read(TopicCatalogue.PREEMPTION_REQUESTS);
+  }
+
+  /** Queue records as (jobId, position or null for a tombstone). */
+  List<Map.Entry<String, QueuePosition>> queue() {
+    List<Map.Entry<String, QueuePosition>> out = new ArrayList<>();
+    for (var r : outputs.get(TopicCatalogue.PLACEMENT_QUEUE).readRecordsToList()) {
+      out.add(new java.util.AbstractMap.SimpleEntry<>(new String(r.key(), StandardCharsets.UTF_8),
+          r.value() == null ? null : (QueuePosition) des.deserialize("q", r.value())));
+    }
+    return out;
+  }
+
+  List<DeadLetter> deadLetters(String topic) {
+    return read(topic + ".dlq");
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> List<T> read(String topic) {
+    List<T> out = new ArrayList<>();
+    for (byte[] v : outputs.get(topic).readValuesToList()) {
+      out.add((T) des.deserialize(topic, v));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+}
