@@ -22,7 +22,8 @@ class TopicCatalogueTest {
   @Test
   void shouldCompactOnlyLatestValueTopics() {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::compacted).map(TopicSpec::name))
-        .containsExactlyInAnyOrder("cluster.inventory", "quota.state", "placement.queue");
+        .containsExactlyInAnyOrder("cluster.inventory", "quota.state", "placement.queue",
+            "forecast.holidays");
   }
 
   @Test

@@ -1,0 +1,226 @@
+package io.tideline.forecaster.topology;
+
+import io.tideline.events.GpuSample;
+import io.tideline.events.SampleState;
+import io.tideline.forecaster.config.ForecastSettings;
+import io.tideline.forecaster.topology.ServiceInput.MinuteCount;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The telemetry stage, run where the samples are (partitioned by GPU): turns GPU samples into
+ * "GPUs in use per service per minute" counts without moving every sample across the network.
+ * Only one small count per (service, minute) per task goes on to the per-service stage.
+ *
+ * <p>Attribution (documented choice): a GPU is in use by the service named in its sample's
+ * {@code serviceId}; the collector resolves the pod to the service when it samples, so this is
+ * the freshest fact and needs no join. A GPU with neither service nor job is idle (the bound of
+ * what the shared pool can lend, F3). A GPU with a job but no service runs training or batch work
+ * and is not counted.
+ *
+ * <p>STALE samples are never read as 0 usage: a STALE sample counts its GPU for the service of
+ * the GPU's last OK sample while that sample is at most {@code staleCarry} old ("carried");
+ * beyond that the service's minute is marked unknown, and the per-service stage does not record
+ * it at all (missing data, not a low value).
+ *
+ * <p>Time: a minute closes when this task has seen a sample {@code sampleGrace} after the
+ * minute's end (event time of the samples, never the wall clock). Each GPU is counted at most
+ * once a minute; samples for a minute that has already closed are dropped as late.
+ */
+final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceInput> {
+
+  private static final long MINUTE = 60_000L;
+  private static final String WATERMARK = "watermark";
+  private static final String CLOSED_BELOW = "closedBelow";
+
+  private final ForecastSettings settings;
+  private final ForecastMeters meters;
+  private ProcessorContext<String, ServiceInput> context;
+  private KeyValueStore<String, byte[]> gpus;
+  private KeyValueStore<String, byte[]> openMinutes;
+  private KeyValueStore<String, Long> clock;
+
+  UsageMarker(ForecastSettings settings, ForecastMeters meters) {
+    this.settings = settings;
+    this.meters = meters;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, ServiceInput> context) {
+    this.context = context;
+    this.gpus = context.getStateStore(ForecastStores.GPUS);
+    this.openMinutes = context.getStateStore(ForecastStores.OPEN_MINUTES);
+    this.clock = context.getStateStore(ForecastStores.TELEMETRY_CLOCK);
+  }
+
+  @Override
+  public void process(Record<byte[], GpuSample> record) {
+    GpuSample sample = record.value();
+    long at = sample.getSampledAt().toEpochMilli();
+    long minute = Math.floorDiv(at, MINUTE);
+
+    // 1. Advance this task's event-time watermark; close the minutes it has passed.
+    long closedBelow = closeMinutes(at);
+    if (minute < closedBelow) {
+      meters.sample("late");
+      return;
+    }
+
+    // 2. Decide which bucket (service, idle, or none) the sample counts the GPU in.
+    GpuMark mark = GpuMark.fromBytes(gpus.get(sample.getGpuId()));
+    String service = blankToNull(sample.getServiceId());
+    String bucket;
+    String outcome;
+    boolean unknown = false;
+    if (sample.getState() == SampleState.OK) {
+      if (service != null) {
+        bucket = service;
+        outcome = "counted";
+      } else if (blankToNull(sample.getJobId()) == null) {
+        bucket = ServiceInput.IDLE;
+        outcome = "idle";
+      } else {
+        bucket = null;
+        outcome = "unattributed";
+      }
+      if (at >= mark.lastOkAt) {
+        mark.lastOkAt = at;
+        mark.lastService = service == null ? "" : service;
+      }
+    } else {
+      // 3. STALE: the figures are absent; carry the last known service, never count 0.
+      String last = service != null ? service : blankToNull(mark.lastService);
+      if (last == null) {
+        bucket = null;
+        outcome = "unattributed";
+      } else if (mark.lastOkAt > 0 && at - mark.lastOkAt <= settings.staleCarry().toMillis()) {
+        bucket = last;
+        outcome = "carried";
+      } else {
+        bucket = last;
+        outcome = "unknown";
+        unknown = true;
+      }
+    }
+
+    // 4. Count the GPU once per minute.
+    if (bucket != null) {
+      if (minute < mark.countedMinute
+          || (minute == mark.countedMinute && bucket.equals(mark.countedBucket))) {
+        outcome = "repeat";
+      } else {
+        String key = ForecastStores.minuteKey(minute, bucket);
+        int[] counts = decodeCounts(openMinutes.get(key));
+        if (unknown) {
+          counts[2]++;
+        } else if ("carried".equals(outcome)) {
+          counts[1]++;
+        } else {
+          counts[0]++;
+        }
+        openMinutes.put(key, encodeCounts(counts));
+        mark.countedMinute = minute;
+        mark.countedBucket = bucket;
+      }
+    }
+    meters.sample(outcome);
+    gpus.put(sample.getGpuId(), mark.toBytes());
+  }
+
+  /** Closes every open minute the watermark has passed by the grace; returns the close mark. */
+  private long closeMinutes(long at) {
+    Long watermark = clock.get(WATERMARK);
+    long wm = watermark == null ? at : Math.max(watermark, at);
+    if (watermark == null || wm != watermark) {
+      clock.put(WATERMARK, wm);
+    }
+    Long closed = clock.get(CLOSED_BELOW);
+    long closeBelow = Math.floorDiv(wm - settings.sampleGrace().toMillis(), MINUTE);
+    if (closed != null && closeBelow <= closed) {
+      return closed;
+    }
+    List<KeyValue<String, byte[]>> due = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it =
+        openMinutes.range(null, ForecastStores.minuteBound(closeBelow))) {
+      it.forEachRemaining(due::add);
+    }
+    for (KeyValue<String, byte[]> entry : due) {
+      int bar = entry.key.indexOf('|');
+      long minute = Long.parseLong(entry.key.substring(0, bar));
+      String service = entry.key.substring(bar + 1);
+      int[] c = decodeCounts(entry.value);
+      context.forward(new Record<>(service,
+          new MinuteCount(service, minute, c[0], c[1], c[2]), (minute + 1) * MINUTE));
+      openMinutes.delete(entry.key);
+    }
+    clock.put(CLOSED_BELOW, closeBelow);
+    return closeBelow;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+
+  private static int[] decodeCounts(byte[] bytes) {
+    if (bytes == null) {
+      return new int[3];
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+    return new int[] {b.getInt(), b.getInt(), b.getInt()};
+  }
+
+  private static byte[] encodeCounts(int[] c) {
+    return java.nio.ByteBuffer.allocate(12).putInt(c[0]).putInt(c[1]).putInt(c[2]).array();
+  }
+
+  /** What the telemetry stage remembers of one GPU. */
+  private static final class GpuMark {
+    long lastOkAt;
+    String lastService = "";
+    long countedMinute = Long.MIN_VALUE;
+    String countedBucket = "";
+
+    static GpuMark fromBytes(byte[] bytes) {
+      GpuMark m = new GpuMark();
+      if (bytes == null) {
+        return m;
+      }
+      try {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+        m.lastOkAt = in.readLong();
+        m.lastService = in.readUTF();
+        m.countedMinute = in.readLong();
+        m.countedBucket = in.readUTF();
+        return m;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    byte[] toBytes() {
+      try {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(48);
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeLong(lastOkAt);
+        out.writeUTF(lastService);
+        out.writeLong(countedMinute);
+        out.writeUTF(countedBucket);
+        return bytes.toByteArray();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
