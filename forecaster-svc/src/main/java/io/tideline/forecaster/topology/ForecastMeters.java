@@ -58,10 +58,10 @@ public final class ForecastMeters {
     counter("tideline.forecast.ticks", "Clock ticks by outcome", "outcome", outcome).increment();
   }
 
-  /** The count of a counter, 0 when it was never incremented (for tests and health output). */
+  /** The total of the counters with that tag, whatever their other tags (0 when none). */
   public double count(String name, String tag, String value) {
-    Counter c = registry.find(name).tag(tag, value).counter();
-    return c == null ? 0 : c.count();
+    return registry.find(name).tag(tag, value).counters().stream()
+        .mapToDouble(Counter::count).sum();
   }
 
   private Counter counter(String name, String description, String tag, String value) {

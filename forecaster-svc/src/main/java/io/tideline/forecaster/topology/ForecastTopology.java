@@ -57,20 +57,38 @@ public final class ForecastTopology {
 
   private ForecastTopology() {}
 
+  /** Where the stores keep their state; both kinds are changelogged. */
+  public enum StoreKind {
+    /** RocksDB on local disk: what the service runs with. */
+    PERSISTENT,
+    /**
+     * In memory. For {@code TopologyTestDriver} only: it commits after every record, and
+     * RocksDB stores fsync a position checkpoint on each commit, which makes a scenario of a
+     * few thousand records take minutes.
+     */
+    IN_MEMORY
+  }
+
   /** The topology for {@code settings}, reading and writing with {@code serdes}. */
   public static Topology build(ForecastSettings settings, ForecastSerdes serdes,
       ForecastMeters meters) {
+    return build(settings, serdes, meters, StoreKind.PERSISTENT);
+  }
+
+  /** The same topology with stores of the given kind. */
+  public static Topology build(ForecastSettings settings, ForecastSerdes serdes,
+      ForecastMeters meters, StoreKind kind) {
     StreamsBuilder builder = new StreamsBuilder();
     Serde<byte[]> bytes = Serdes.ByteArray();
     Serde<String> strings = Serdes.String();
     for (String name : new String[] {ForecastStores.GPUS, ForecastStores.OPEN_MINUTES,
         ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.SLOT_MAP,
         ForecastStores.SERVICE_MINUTES}) {
-      builder.addStateStore(store(name, Serdes.ByteArray()));
+      builder.addStateStore(store(name, Serdes.ByteArray(), kind));
     }
-    builder.addStateStore(store(ForecastStores.TELEMETRY_CLOCK, Serdes.Long()));
-    builder.addStateStore(store(ForecastStores.PLANNER_CLOCK, Serdes.Long()));
-    builder.addStateStore(store(ForecastStores.HOLIDAYS, Serdes.String()));
+    builder.addStateStore(store(ForecastStores.TELEMETRY_CLOCK, Serdes.Long(), kind));
+    builder.addStateStore(store(ForecastStores.PLANNER_CLOCK, Serdes.Long(), kind));
+    builder.addStateStore(store(ForecastStores.HOLIDAYS, Serdes.String(), kind));
 
     // 1. Decode the three inputs; refused records become dead letters.
     KStream<byte[], Decoded<GpuSample>> samples = builder
@@ -147,9 +165,11 @@ public final class ForecastTopology {
     return builder.build();
   }
 
-  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> values) {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
-        values).withCachingEnabled().withLoggingEnabled(java.util.Map.of());
+  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> values,
+      StoreKind kind) {
+    return Stores.keyValueStoreBuilder(kind == StoreKind.PERSISTENT
+            ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name),
+        Serdes.String(), values).withCachingEnabled().withLoggingEnabled(java.util.Map.of());
   }
 
   static String checkSample(byte[] key, GpuSample s) {

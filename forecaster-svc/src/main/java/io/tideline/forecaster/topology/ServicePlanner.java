@@ -236,7 +236,7 @@ final class ServicePlanner implements Processor<String, ServiceInput, String, Sp
             .setSubject(t.subject()).setRule(t.rule()).setOutcome(t.outcome())
             .setDetail(t.detail()).build()).toList())
         .build();
-    slotMaps.put(settings.cluster(), SlotMapCodec.encode(event));
+    slotMaps.put(settings.cluster(), StoredSlotMaps.encode(event));
     context.forward(new Record<>(settings.cluster(), event, now.toEpochMilli()));
   }
 
@@ -354,7 +354,7 @@ final class ServicePlanner implements Processor<String, ServiceInput, String, Sp
 
   private SlotClassMap currentSlotMap() {
     byte[] bytes = slotMaps.get(settings.cluster());
-    return bytes == null ? null : SlotMapCodec.decode(bytes);
+    return bytes == null ? null : StoredSlotMaps.decode(bytes);
   }
 
   private static MinuteCount decodeMinute(String service, long minute, byte[] bytes) {

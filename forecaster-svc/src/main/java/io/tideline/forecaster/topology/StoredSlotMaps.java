@@ -16,11 +16,11 @@ import org.apache.avro.specific.SpecificDatumWriter;
  * resolved with the class loader of {@code io.tideline.events}, not Avro's own (which in Quarkus
  * may be another copy), as {@code SpecificAvroDatumProvider} does for the topics.
  */
-final class SlotMapCodec {
+public final class StoredSlotMaps {
 
   private static final SpecificData DATA = new SpecificData(SlotClassMap.class.getClassLoader());
 
-  private SlotMapCodec() {}
+  private StoredSlotMaps() {}
 
   static byte[] encode(SlotClassMap map) {
     try {
@@ -35,7 +35,8 @@ final class SlotMapCodec {
     }
   }
 
-  static SlotClassMap decode(byte[] bytes) {
+  /** Decodes what the slot-map store holds. */
+  public static SlotClassMap decode(byte[] bytes) {
     try {
       return new SpecificDatumReader<SlotClassMap>(SlotClassMap.getClassSchema(),
           SlotClassMap.getClassSchema(), DATA)
