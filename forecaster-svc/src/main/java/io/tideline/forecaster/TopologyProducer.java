@@ -10,6 +10,7 @@ import io.tideline.platform.TidelineConfig;
 import io.tideline.platform.serde.AvroSerdes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -21,7 +22,7 @@ import org.apache.kafka.streams.Topology;
 public class TopologyProducer {
 
   @Produces
-  @ApplicationScoped
+  @Singleton // a record is final: no client proxy, so not @ApplicationScoped
   ForecastSettings settings(ForecasterConfig forecast, TidelineConfig tideline) {
     return forecast.settings(tideline.cluster(), tideline.service());
   }
