@@ -91,8 +91,9 @@ class ForecasterServiceTest {
       // 2. Every telemetry task has handed its counts on, then a tick. A minute closes once a
       // later sample is seen: 09:00-09:15 on the first two days, 09:00-09:14 on the last.
       long expected = (2L * (MINUTES + 1) + MINUTES) * GPUS;
-      await("all minute counts reach the per-service stage (" + expected + " GPU-minutes)",
-          () -> countedGpus() == expected);
+      long[] seen = new long[1];
+      await(() -> "all minute counts reach the per-service stage (" + expected
+          + " GPU-minutes; seen " + seen[0] + ")", () -> (seen[0] = countedGpus()) == expected);
       Instant tick = at(D, "00:00:10");
       send(producer, TopicCatalogue.CLUSTER_CLOCK, "default", ClockTick.newBuilder()
           .setCluster("default").setTime(tick).setSequence(1).setIntervalMillis(10_000)
@@ -206,10 +207,14 @@ class ForecasterServiceTest {
   }
 
   private static void await(String what, java.util.function.BooleanSupplier condition) {
+    await(() -> what, condition);
+  }
+
+  private static void await(Supplier<String> what, java.util.function.BooleanSupplier condition) {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
+        throw new AssertionError("timed out waiting until " + what.get());
       }
       try {
         Thread.sleep(200);

@@ -2,7 +2,6 @@ package io.tideline.forecaster.topology;
 
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
-import io.tideline.events.DeadLetter;
 import io.tideline.events.GpuSample;
 import io.tideline.events.Holiday;
 import io.tideline.events.SlotClassMap;
@@ -34,16 +33,16 @@ import org.apache.kafka.streams.state.Stores;
  * service and the {@code TopologyTestDriver} tests run the very same graph.
  *
  * <pre>
- *  gpu.telemetry --decode--> usage-marker (per GPU partition: GPUs per service per minute)
- *  cluster.clock --decode--> ticks           \
- *  forecast.holidays --decode--> holidays     +--> service-inputs (1 partition) --> service-planner
+ *  gpu.telemetry --decode--> usage-marker (per GPU partition) --> service-counts   \
+ *  cluster.clock --decode--> ticks -----------------------------> service-ticks     +--> planner
+ *  forecast.holidays --decode--> holiday changes ----------------> service-holidays /
  *  (refused records of any input) --> &lt;topic&gt;.dlq        |
  *                 capacity.reservations, forecast.slots, forecast.slotmap &lt;-----------+
  * </pre>
  *
  * <p>Inputs are read as bytes and decoded in a processor: a record that is not a valid event is
  * parked on {@code <topic>.dlq} with the reason and the topology goes on. The per-service stage
- * reads one single-partition internal topic (counts, ticks, holidays), so one task owns every
+ * reads three single-partition internal topics (counts, ticks, holidays), so one task owns every
  * service, the one clock and the whole calendar; it sees one small record per service per
  * telemetry task per minute, which one partition carries for any fleet. Every store is
  * persistent with a changelog; run it with {@code processing.guarantee=exactly_once_v2}.
@@ -107,15 +106,11 @@ public final class ForecastTopology {
         .processValues(() -> new DecodeProcessor<>(Holiday.class, serdes.holidays(),
             ForecastTopology::checkHoliday, true, settings.service(), meters),
             Named.as("holidays-decode"));
-    samples.filter((k, v) -> v.refused(), Named.as("telemetry-refused"))
-        .mapValues(Decoded::deadLetter, Named.as("telemetry-letters"))
-        .merge(ticks.filter((k, v) -> v.refused(), Named.as("clock-refused"))
-            .mapValues(Decoded::deadLetter, Named.as("clock-letters")), Named.as("letters-1"))
-        .merge(holidays.filter((k, v) -> v.refused(), Named.as("holidays-refused"))
-            .mapValues(Decoded::deadLetter, Named.as("holiday-letters")), Named.as("letters-2"))
-        .to((key, letter, ctx) -> letter.getOriginalTopic() + ".dlq",
-            Produced.with(bytes, ForecastSerdes.<DeadLetter>writeOnly(serdes.deadLetters()))
-                .withName("dead-letters-out"));
+    // Each input dead-letters on its own sink, so the inputs stay in separate sub-topologies
+    // (a shared sink would tie gpu.telemetry's tasks to the clock's single partition).
+    deadLetters(samples, "telemetry", serdes);
+    deadLetters(ticks, "clock", serdes);
+    deadLetters(holidays, "holidays", serdes);
 
     // 2. Telemetry stage: GPUs in use per service per minute, counted where the samples are.
     KStream<String, ServiceInput> counts = samples
@@ -139,11 +134,11 @@ public final class ForecastTopology {
         }, Named.as("holiday-changes"));
 
     // 3. Per-service stage on one partition: record minutes, forecast, plan on every tick.
-    KStream<String, SpecificRecord> decisions = counts
-        .merge(tickInputs, Named.as("inputs-1"))
-        .merge(holidayInputs, Named.as("inputs-2"))
-        .repartition(Repartitioned.with(strings, ServiceInput.serde())
-            .withName("service-inputs").withNumberOfPartitions(1))
+    // Each kind reaches it through its own single-partition internal topic, so one task reads
+    // all three and orders them by timestamp (a count's timestamp is its minute's end).
+    KStream<String, SpecificRecord> decisions = single(counts, "service-counts")
+        .merge(single(tickInputs, "service-ticks"), Named.as("inputs-1"))
+        .merge(single(holidayInputs, "service-holidays"), Named.as("inputs-2"))
         .process(() -> new ServicePlanner(settings, meters), Named.as("service-planner"),
             ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.HOLIDAYS,
             ForecastStores.SLOT_MAP, ForecastStores.PLANNER_CLOCK,
@@ -163,6 +158,21 @@ public final class ForecastTopology {
         .to(FORECAST_SLOTMAP, Produced.with(strings,
             ForecastSerdes.writeOnly(serdes.slotMaps())).withName("slot-map-out"));
     return builder.build();
+  }
+
+  private static KStream<String, ServiceInput> single(KStream<String, ServiceInput> stream,
+      String name) {
+    return stream.repartition(Repartitioned.with(Serdes.String(), ServiceInput.serde())
+        .withName(name).withNumberOfPartitions(1));
+  }
+
+  private static <T> void deadLetters(KStream<byte[], Decoded<T>> decoded, String name,
+      ForecastSerdes serdes) {
+    decoded.filter((k, v) -> v.refused(), Named.as(name + "-refused"))
+        .mapValues(Decoded::deadLetter, Named.as(name + "-letters"))
+        .to((key, letter, ctx) -> letter.getOriginalTopic() + ".dlq",
+            Produced.with(Serdes.ByteArray(), ForecastSerdes.writeOnly(serdes.deadLetters()))
+                .withName(name + "-dead-letters-out"));
   }
 
   private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> values,
