@@ -28,6 +28,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 public final class ForecastMeters {
 
   private final MeterRegistry registry;
+  // Per-sample meters are looked up once: a registry lookup per sample costs throughput.
+  private final java.util.Map<String, Counter> samples = new java.util.concurrent.ConcurrentHashMap<>();
 
   public ForecastMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -41,7 +43,8 @@ public final class ForecastMeters {
   }
 
   void sample(String outcome) {
-    counter("tideline.forecast.samples", "GPU samples by outcome", "outcome", outcome).increment();
+    samples.computeIfAbsent(outcome, o -> counter("tideline.forecast.samples",
+        "GPU samples by outcome", "outcome", o)).increment();
   }
 
   void minute(String outcome) {

@@ -31,7 +31,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * and is not counted.
  *
  * <p>STALE samples are never read as 0 usage: a STALE sample counts its GPU for the service of
- * the GPU's last OK sample while that sample is at most {@code staleCarry} old ("carried");
+ * the GPU's last OK sample while that sample's minute is at most {@code staleCarry} before
+ * the stale one's ("carried");
  * beyond that the service's minute is marked unknown, and the per-service stage does not record
  * it at all (missing data, not a low value).
  *
@@ -42,7 +43,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceInput> {
 
   private static final long MINUTE = 60_000L;
-  private static final String WATERMARK = "watermark";
   private static final String CLOSED_BELOW = "closedBelow";
 
   private final ForecastSettings settings;
@@ -51,6 +51,9 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
   private KeyValueStore<String, byte[]> gpus;
   private KeyValueStore<String, byte[]> openMinutes;
   private KeyValueStore<String, Long> clock;
+  /** Highest sample time seen by this task; derived, so kept in memory (rebuilt after restart). */
+  private long watermark = Long.MIN_VALUE;
+  private Long closed;
 
   UsageMarker(ForecastSettings settings, ForecastMeters meters) {
     this.settings = settings;
@@ -63,6 +66,7 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
     this.gpus = context.getStateStore(ForecastStores.GPUS);
     this.openMinutes = context.getStateStore(ForecastStores.OPEN_MINUTES);
     this.clock = context.getStateStore(ForecastStores.TELEMETRY_CLOCK);
+    this.closed = clock.get(CLOSED_BELOW);
   }
 
   @Override
@@ -79,7 +83,8 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
     }
 
     // 2. Decide which bucket (service, idle, or none) the sample counts the GPU in.
-    GpuMark mark = GpuMark.fromBytes(gpus.get(sample.getGpuId()));
+    byte[] stored = gpus.get(sample.getGpuId());
+    GpuMark mark = GpuMark.fromBytes(stored);
     String service = blankToNull(sample.getServiceId());
     String bucket;
     String outcome;
@@ -95,8 +100,8 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
         bucket = null;
         outcome = "unattributed";
       }
-      if (at >= mark.lastOkAt) {
-        mark.lastOkAt = at;
+      if (minute >= mark.lastOkMinute) {
+        mark.lastOkMinute = minute;
         mark.lastService = service == null ? "" : service;
       }
     } else {
@@ -105,7 +110,8 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
       if (last == null) {
         bucket = null;
         outcome = "unattributed";
-      } else if (mark.lastOkAt > 0 && at - mark.lastOkAt <= settings.staleCarry().toMillis()) {
+      } else if (mark.lastOkMinute != Long.MIN_VALUE
+          && (minute - mark.lastOkMinute) * MINUTE <= settings.staleCarry().toMillis()) {
         bucket = last;
         outcome = "carried";
       } else {
@@ -136,18 +142,16 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
       }
     }
     meters.sample(outcome);
-    gpus.put(sample.getGpuId(), mark.toBytes());
+    byte[] updated = mark.toBytes();
+    if (stored == null || !java.util.Arrays.equals(stored, updated)) {
+      gpus.put(sample.getGpuId(), updated); // once per GPU per minute, not per sample
+    }
   }
 
   /** Closes every open minute the watermark has passed by the grace; returns the close mark. */
   private long closeMinutes(long at) {
-    Long watermark = clock.get(WATERMARK);
-    long wm = watermark == null ? at : Math.max(watermark, at);
-    if (watermark == null || wm != watermark) {
-      clock.put(WATERMARK, wm);
-    }
-    Long closed = clock.get(CLOSED_BELOW);
-    long closeBelow = Math.floorDiv(wm - settings.sampleGrace().toMillis(), MINUTE);
+    watermark = Math.max(watermark, at);
+    long closeBelow = Math.floorDiv(watermark - settings.sampleGrace().toMillis(), MINUTE);
     if (closed != null && closeBelow <= closed) {
       return closed;
     }
@@ -166,6 +170,7 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
       openMinutes.delete(entry.key);
     }
     clock.put(CLOSED_BELOW, closeBelow);
+    closed = closeBelow;
     return closeBelow;
   }
 
@@ -187,7 +192,7 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
 
   /** What the telemetry stage remembers of one GPU. */
   private static final class GpuMark {
-    long lastOkAt;
+    long lastOkMinute = Long.MIN_VALUE;
     String lastService = "";
     long countedMinute = Long.MIN_VALUE;
     String countedBucket = "";
@@ -199,7 +204,7 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
       }
       try {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-        m.lastOkAt = in.readLong();
+        m.lastOkMinute = in.readLong();
         m.lastService = in.readUTF();
         m.countedMinute = in.readLong();
         m.countedBucket = in.readUTF();
@@ -213,7 +218,7 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
       try {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(48);
         DataOutputStream out = new DataOutputStream(bytes);
-        out.writeLong(lastOkAt);
+        out.writeLong(lastOkMinute);
         out.writeUTF(lastService);
         out.writeLong(countedMinute);
         out.writeUTF(countedBucket);

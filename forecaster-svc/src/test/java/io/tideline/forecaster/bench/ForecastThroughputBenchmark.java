@@ -60,6 +60,12 @@ public final class ForecastThroughputBenchmark {
   private ForecastThroughputBenchmark() {}
 
   public static void main(String[] args) throws Exception {
+    // Logging as the service has it (Quarkus: JBoss LogManager, Kafka at WARN). Unconfigured, the
+    // JBoss slf4j binding reports TRACE enabled and Kafka formats a trace line per record.
+    System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+    for (String category : new String[] {"", "org.apache.kafka", "kafka", "io.apicurio"}) {
+      java.util.logging.Logger.getLogger(category).setLevel(java.util.logging.Level.WARNING);
+    }
     int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
     try (TidelineInfra infra = TidelineInfra.start()) {
       String bootstrap = infra.broker().bootstrapServers();
@@ -149,6 +155,7 @@ public final class ForecastThroughputBenchmark {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000); // as in application.properties
     p.put(StreamsConfig.STATE_DIR_CONFIG,
         Files.createTempDirectory("forecaster-bench-").toString());
     p.put(StreamsConfig.producerPrefix("max.in.flight.requests.per.connection"), 1);
