@@ -30,7 +30,7 @@ public final class ForecastStores {
 
   /** A sortable store key for a minute and a service: fixed-width minute first. */
   static String minuteKey(long minute, String service) {
-    return String.format("%012d|%s", minute, service);
+    return minuteBound(minute) + "|" + service;
   }
 
   /**
@@ -38,6 +38,7 @@ public final class ForecastStores {
    * inclusive range scan up to it returns exactly the minutes before {@code minute}.
    */
   static String minuteBound(long minute) {
-    return String.format("%012d", minute);
+    String digits = Long.toString(minute); // epoch minutes: positive, 8 digits until 2160
+    return "000000000000".substring(Math.min(12, digits.length())) + digits;
   }
 }

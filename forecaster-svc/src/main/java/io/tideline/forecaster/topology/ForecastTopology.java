@@ -33,7 +33,7 @@ import org.apache.kafka.streams.state.Stores;
  * service and the {@code TopologyTestDriver} tests run the very same graph.
  *
  * <pre>
- *  gpu.telemetry --decode--> usage-marker (per GPU partition) --> service-counts   \
+ *  gpu.telemetry --usage-marker (decode, count per GPU partition)--> service-counts \
  *  cluster.clock --decode--> ticks -----------------------------> service-ticks     +--> planner
  *  forecast.holidays --decode--> holiday changes ----------------> service-holidays /
  *  (refused records of any input) --> &lt;topic&gt;.dlq        |
@@ -90,34 +90,38 @@ public final class ForecastTopology {
     builder.addStateStore(store(ForecastStores.HOLIDAYS, Serdes.String(), kind));
 
     // 1. Decode the three inputs; refused records become dead letters.
-    KStream<byte[], Decoded<GpuSample>> samples = builder
+    // Telemetry is decoded inside the usage marker (step 2): the hot path, one step less.
+    KStream<String, Object> marked = builder
         .stream(TopicCatalogue.GPU_TELEMETRY, Consumed.with(bytes, bytes).withName("telemetry-in"))
-        .processValues(() -> new DecodeProcessor<>(GpuSample.class, serdes.telemetry(),
-            ForecastTopology::checkSample, false, settings.service(), meters),
-            Named.as("telemetry-decode"));
+        .process(() -> new UsageMarker(settings, meters, new Decoder<>(GpuSample.class,
+            serdes.telemetry(), ForecastTopology::checkSample, false, settings.service(),
+            meters)), Named.as("usage-marker"),
+            ForecastStores.GPUS, ForecastStores.OPEN_MINUTES, ForecastStores.TELEMETRY_CLOCK);
     KStream<byte[], Decoded<ClockTick>> ticks = builder
         .stream(TopicCatalogue.CLUSTER_CLOCK, Consumed.with(bytes, bytes)
             .withTimestampExtractor(new ClockTimestamps(serdes.ticks())).withName("clock-in"))
-        .processValues(() -> new DecodeProcessor<>(ClockTick.class, serdes.ticks(),
-            ForecastTopology::checkTick, false, settings.service(), meters),
+        .processValues(() -> new DecodeProcessor<>(new Decoder<>(ClockTick.class, serdes.ticks(),
+            ForecastTopology::checkTick, false, settings.service(), meters)),
             Named.as("clock-decode"));
     KStream<byte[], Decoded<Holiday>> holidays = builder
         .stream(FORECAST_HOLIDAYS, Consumed.with(bytes, bytes).withName("holidays-in"))
-        .processValues(() -> new DecodeProcessor<>(Holiday.class, serdes.holidays(),
-            ForecastTopology::checkHoliday, true, settings.service(), meters),
+        .processValues(() -> new DecodeProcessor<>(new Decoder<>(Holiday.class,
+            serdes.holidays(), ForecastTopology::checkHoliday, true, settings.service(), meters)),
             Named.as("holidays-decode"));
     // Each input dead-letters on its own sink, so the inputs stay in separate sub-topologies
     // (a shared sink would tie gpu.telemetry's tasks to the clock's single partition).
-    deadLetters(samples, "telemetry", serdes);
+    marked.filter((k, v) -> v instanceof UsageMarker.Refused, Named.as("telemetry-refused"))
+        .map((k, v) -> KeyValue.pair(((UsageMarker.Refused) v).key(),
+            ((UsageMarker.Refused) v).letter()), Named.as("telemetry-letters"))
+        .to(TopicCatalogue.GPU_TELEMETRY + ".dlq", Produced.with(bytes,
+            ForecastSerdes.writeOnly(serdes.deadLetters())).withName("telemetry-dead-letters-out"));
     deadLetters(ticks, "clock", serdes);
     deadLetters(holidays, "holidays", serdes);
 
     // 2. Telemetry stage: GPUs in use per service per minute, counted where the samples are.
-    KStream<String, ServiceInput> counts = samples
-        .filter((k, v) -> !v.refused(), Named.as("telemetry-accepted"))
-        .mapValues(Decoded::value, Named.as("telemetry-samples"))
-        .process(() -> new UsageMarker(settings, meters), Named.as("usage-marker"),
-            ForecastStores.GPUS, ForecastStores.OPEN_MINUTES, ForecastStores.TELEMETRY_CLOCK);
+    KStream<String, ServiceInput> counts = marked
+        .filter((k, v) -> v instanceof ServiceInput, Named.as("telemetry-counts"))
+        .mapValues(v -> (ServiceInput) v, Named.as("as-count"));
     KStream<String, ServiceInput> tickInputs = ticks
         .filter((k, v) -> !v.refused(), Named.as("clock-accepted"))
         .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getCluster(),

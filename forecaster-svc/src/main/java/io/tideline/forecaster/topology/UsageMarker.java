@@ -40,14 +40,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * minute's end (event time of the samples, never the wall clock). Each GPU is counted at most
  * once a minute; samples for a minute that has already closed are dropped as late.
  */
-final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceInput> {
+final class UsageMarker implements Processor<byte[], byte[], String, Object> {
 
   private static final long MINUTE = 60_000L;
   private static final String CLOSED_BELOW = "closedBelow";
 
   private final ForecastSettings settings;
   private final ForecastMeters meters;
-  private ProcessorContext<String, ServiceInput> context;
+  private final Decoder<GpuSample> decoder;
+  private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> gpus;
   private KeyValueStore<String, byte[]> openMinutes;
   private KeyValueStore<String, Long> clock;
@@ -55,13 +56,22 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
   private long watermark = Long.MIN_VALUE;
   private Long closed;
 
-  UsageMarker(ForecastSettings settings, ForecastMeters meters) {
+  /**
+   * A refused sample on its way to {@code gpu.telemetry.dlq}, with its original key.
+   *
+   * @param key the original key bytes
+   * @param letter the dead letter
+   */
+  record Refused(byte[] key, io.tideline.events.DeadLetter letter) {}
+
+  UsageMarker(ForecastSettings settings, ForecastMeters meters, Decoder<GpuSample> decoder) {
     this.settings = settings;
     this.meters = meters;
+    this.decoder = decoder;
   }
 
   @Override
-  public void init(ProcessorContext<String, ServiceInput> context) {
+  public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.gpus = context.getStateStore(ForecastStores.GPUS);
     this.openMinutes = context.getStateStore(ForecastStores.OPEN_MINUTES);
@@ -70,8 +80,18 @@ final class UsageMarker implements Processor<byte[], GpuSample, String, ServiceI
   }
 
   @Override
-  public void process(Record<byte[], GpuSample> record) {
-    GpuSample sample = record.value();
+  public void process(Record<byte[], byte[]> record) {
+    // 0. Decode here rather than in a step of its own: one forward less per sample.
+    var where = context.recordMetadata().orElse(null);
+    Decoded<GpuSample> decoded = decoder.decode(where == null ? "unknown" : where.topic(),
+        where == null ? -1 : where.partition(), where == null ? -1 : where.offset(),
+        record.key(), record.value(), record.headers(), record.timestamp());
+    if (decoded.refused()) {
+      context.forward(new Record<>("", new Refused(record.key(), decoded.deadLetter()),
+          record.timestamp()));
+      return;
+    }
+    GpuSample sample = decoded.value();
     long at = sample.getSampledAt().toEpochMilli();
     long minute = Math.floorDiv(at, MINUTE);
 
