@@ -43,7 +43,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * ./mvnw -B -ntp -pl forecaster-svc test-compile
  * cd forecaster-svc &amp;&amp; java -Xmx1g -cp "target/test-classes:target/classes:../schemas/target/classes:\
  * ../platform/target/classes:$(../mvnw -q dependency:build-classpath -Dmdep.includeScope=test \
- * -Dmdep.outputFile=/dev/stdout)" io.tideline.forecaster.bench.ForecastThroughputBenchmark [samples]
+ * -Dmdep.outputFile=/dev/stdout)" io.tideline.forecaster.bench.ForecastThroughputBenchmark \
+ * [samples, default 300000] [stream threads, default 1]
  * </pre>
  *
  * <p>What is timed, for each reader, is from its first record to its last (start-up and group
@@ -67,6 +68,7 @@ public final class ForecastThroughputBenchmark {
       java.util.logging.Logger.getLogger(category).setLevel(java.util.logging.Level.WARNING);
     }
     int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
+    int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     try (TidelineInfra infra = TidelineInfra.start()) {
       String bootstrap = infra.broker().bootstrapServers();
       infra.broker().createTopics(TopicCatalogue.all().stream()
@@ -77,14 +79,14 @@ public final class ForecastThroughputBenchmark {
 
       double raw = consume(bootstrap, samples, null);
       double decoded = consume(bootstrap, samples, AvroSerdes.valueDeserializer(serde));
-      double streams = streams(bootstrap, serde, samples);
+      double streams = streams(bootstrap, serde, samples, threads);
       System.out.printf(Locale.ROOT, "%n=== forecaster throughput, %d samples (%d GPUs, %d "
               + "services, 6 partitions), in-JVM broker ===%n", samples, GPUS, SERVICES);
       System.out.printf(Locale.ROOT, "plain consumer, raw bytes      : %,10.0f samples/s%n", raw);
       System.out.printf(Locale.ROOT, "plain consumer, Avro decoded   : %,10.0f samples/s%n",
           decoded);
-      System.out.printf(Locale.ROOT, "forecast topology (EOS v2)     : %,10.0f samples/s%n",
-          streams);
+      System.out.printf(Locale.ROOT, "forecast topology (EOS v2, %d thread%s): %,10.0f samples/s%n",
+          threads, threads == 1 ? "" : "s", streams);
       System.out.printf(Locale.ROOT, "ratio topology / raw consumer  : %.2f%n", streams / raw);
       System.out.printf(Locale.ROOT, "ratio topology / decoding cons.: %.2f%n", streams / decoded);
     }
@@ -147,8 +149,8 @@ public final class ForecastThroughputBenchmark {
     }
   }
 
-  private static double streams(String bootstrap, Map<String, Object> serde, int samples)
-      throws Exception {
+  private static double streams(String bootstrap, Map<String, Object> serde, int samples,
+      int threads) throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, KafkaBroker.unique("forecaster-bench"));
@@ -156,6 +158,7 @@ public final class ForecastThroughputBenchmark {
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000); // as in application.properties
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
     p.put(StreamsConfig.STATE_DIR_CONFIG,
         Files.createTempDirectory("forecaster-bench-").toString());
     p.put(StreamsConfig.producerPrefix("max.in.flight.requests.per.connection"), 1);
