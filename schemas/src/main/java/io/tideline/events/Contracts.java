@@ -21,6 +21,8 @@ public final class Contracts {
       QuotaVerdict.class,
       QuotaState.class,
       SlotForecast.class,
+      SlotClassMap.class,
+      Holiday.class,
       CapacityReservation.class,
       PlacementDecision.class,
       QueuePosition.class,

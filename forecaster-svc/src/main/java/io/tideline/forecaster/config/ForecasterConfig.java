@@ -1,0 +1,113 @@
+package io.tideline.forecaster.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.tideline.core.forecast.ForecastConfig;
+import io.tideline.core.forecast.Quantile;
+import io.tideline.core.forecast.ReservationConfig;
+import io.tideline.core.slots.SlotClassifierConfig;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The forecaster's policy ({@code tideline.forecast.*}). The defaults are those of the core
+ * configs ({@link ForecastConfig#DEFAULTS}, {@link ReservationConfig#DEFAULTS},
+ * {@link SlotClassifierConfig#DEFAULTS}); a test checks they agree, so the service and the
+ * simulator decide with the same numbers.
+ */
+@ConfigMapping(prefix = "tideline.forecast")
+public interface ForecasterConfig {
+
+  /** Zone whose local days and times define slots and holidays (F1), e.g. Asia/Shanghai. */
+  @WithDefault("UTC")
+  ZoneId zone();
+
+  /** Length of a time slot of the day (F1). */
+  @WithDefault("PT15M")
+  Duration slotLength();
+
+  /** Rolling window of regular days a slot is forecast from (F1 "past two weeks"). */
+  @WithDefault("14")
+  int windowDays();
+
+  /** How far back holiday history is used (F1 holiday flag). */
+  @WithDefault("365")
+  int holidayWindowDays();
+
+  /** Holidays with data needed before a holiday slot uses holiday history alone (F1). */
+  @WithDefault("3")
+  int minHolidayDays();
+
+  /** Scale of regular-day quantiles for a holiday slot without enough holiday history (F1). */
+  @WithDefault("1.0")
+  double holidayFallbackFactor();
+
+  /** Relative accuracy of the DDSketch quantiles (F1 bounded memory). */
+  @WithDefault("0.01")
+  double sketchRelativeAccuracy();
+
+  /** How long before a slot its reservation is issued (F2). */
+  @WithDefault("PT15M")
+  Duration leadTime();
+
+  /** How long before a reservation ends its unused GPUs are released (F3). */
+  @WithDefault("PT10M")
+  Duration releaseEarly();
+
+  /** Forecast quantile a reservation covers (F1/F2). */
+  @WithDefault("P90")
+  Quantile quantile();
+
+  /** Cap on GPUs over-issued from the shared pool on under-forecast (F3). */
+  @WithDefault("16")
+  int maxOverIssueGpus();
+
+  /** Seed of the F4 K-means++ generator (same profile, same map: O2 replay). */
+  @WithDefault("20261102")
+  long slotClassifierSeed();
+
+  /** Upper bound on F4 K-means iterations. */
+  @WithDefault("300")
+  int slotClassifierMaxIterations();
+
+  /**
+   * Holidays from configuration (ISO dates, F1 holiday flag); the {@code forecast.holidays}
+   * topic adds and removes more at run time.
+   */
+  Optional<List<LocalDate>> holidays();
+
+  /**
+   * How long after a minute ends a telemetry task waits for late samples before it hands the
+   * minute's GPU count on (event time of the samples).
+   */
+  @WithDefault("PT20S")
+  Duration sampleGrace();
+
+  /**
+   * How long after a minute ends the per-service stage waits for every telemetry task's count
+   * before it records the minute into the slot history (clock-tick time).
+   */
+  @WithDefault("PT1M")
+  Duration minuteGrace();
+
+  /**
+   * How long a GPU whose samples turn STALE keeps counting for the service its last OK sample
+   * showed. Beyond it the service's minute is unknown and not recorded: a stale GPU is never
+   * read as 0 usage.
+   */
+  @WithDefault("PT2M")
+  Duration staleCarry();
+
+  /** The settings as the plain record the topology takes. */
+  default ForecastSettings settings(String cluster, String service) {
+    return new ForecastSettings(cluster, service, zone(),
+        new ForecastConfig(slotLength(), windowDays(), holidayWindowDays(), minHolidayDays(),
+            holidayFallbackFactor(), sketchRelativeAccuracy()),
+        new ReservationConfig(leadTime(), releaseEarly(), quantile(), maxOverIssueGpus()),
+        new SlotClassifierConfig(slotClassifierSeed(), slotClassifierMaxIterations()),
+        holidays().orElse(List.of()), sampleGrace(), minuteGrace(), staleCarry());
+  }
+}

@@ -1,0 +1,186 @@
+package io.tideline.forecaster.bench;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tideline.events.GpuSample;
+import io.tideline.events.SampleSource;
+import io.tideline.events.SampleState;
+import io.tideline.forecaster.config.ForecastSettings;
+import io.tideline.forecaster.topology.ForecastMeters;
+import io.tideline.forecaster.topology.ForecastSerdes;
+import io.tideline.forecaster.topology.ForecastTopology;
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.testkit.KafkaBroker;
+import io.tideline.testkit.TidelineInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Throughput of the forecast topology on a real local broker (the testkit's in-JVM KRaft broker
+ * and a real registry), as a ratio to a plain {@code KafkaConsumer} reading the same
+ * {@code gpu.telemetry} records in the same run. Not a test (no *Test name, not run by surefire);
+ * run it by hand:
+ *
+ * <pre>
+ * ./mvnw -B -ntp -pl forecaster-svc test-compile
+ * cd forecaster-svc &amp;&amp; java -Xmx1g -cp "target/test-classes:target/classes:../schemas/target/classes:\
+ * ../platform/target/classes:$(../mvnw -q dependency:build-classpath -Dmdep.includeScope=test \
+ * -Dmdep.outputFile=/dev/stdout)" io.tideline.forecaster.bench.ForecastThroughputBenchmark \
+ * [samples, default 300000] [stream threads, default 1]
+ * </pre>
+ *
+ * <p>What is timed, for each reader, is from its first record to its last (start-up and group
+ * joins excluded): (1) a plain consumer of raw bytes, (2) a plain consumer that also decodes each
+ * sample through the registry deserializer (the least work any reader of the topic does),
+ * (3) the topology with exactly-once v2 and RocksDB stores, counted by the samples its telemetry
+ * stage has handled.
+ */
+public final class ForecastThroughputBenchmark {
+
+  private static final int GPUS = 2_000;
+  private static final int SERVICES = 20;
+
+  private ForecastThroughputBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    // Logging as the service has it (Quarkus: JBoss LogManager, Kafka at WARN). Unconfigured, the
+    // JBoss slf4j binding reports TRACE enabled and Kafka formats a trace line per record.
+    System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+    for (String category : new String[] {"", "org.apache.kafka", "kafka", "io.apicurio"}) {
+      java.util.logging.Logger.getLogger(category).setLevel(java.util.logging.Level.WARNING);
+    }
+    int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
+    int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    try (TidelineInfra infra = TidelineInfra.start()) {
+      String bootstrap = infra.broker().bootstrapServers();
+      infra.broker().createTopics(TopicCatalogue.all().stream()
+          .map(t -> t.name() + ":" + t.partitions()).toArray(String[]::new));
+      infra.broker().createTopics(ForecastTopology.FORECAST_SLOTMAP);
+      Map<String, Object> serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
+      produce(bootstrap, serde, samples);
+
+      double raw = consume(bootstrap, samples, null);
+      double decoded = consume(bootstrap, samples, AvroSerdes.valueDeserializer(serde));
+      double streams = streams(bootstrap, serde, samples, threads);
+      System.out.printf(Locale.ROOT, "%n=== forecaster throughput, %d samples (%d GPUs, %d "
+              + "services, 6 partitions), in-JVM broker ===%n", samples, GPUS, SERVICES);
+      System.out.printf(Locale.ROOT, "plain consumer, raw bytes      : %,10.0f samples/s%n", raw);
+      System.out.printf(Locale.ROOT, "plain consumer, Avro decoded   : %,10.0f samples/s%n",
+          decoded);
+      System.out.printf(Locale.ROOT, "forecast topology (EOS v2, %d thread%s): %,10.0f samples/s%n",
+          threads, threads == 1 ? "" : "s", streams);
+      System.out.printf(Locale.ROOT, "ratio topology / raw consumer  : %.2f%n", streams / raw);
+      System.out.printf(Locale.ROOT, "ratio topology / decoding cons.: %.2f%n", streams / decoded);
+    }
+    System.exit(0);
+  }
+
+  /** Samples every 10 s of event time for every GPU; a tenth of the GPUs idle. */
+  private static void produce(String bootstrap, Map<String, Object> serde, int samples) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    Instant start = Instant.parse("2026-11-10T00:00:00Z");
+    try (KafkaProducer<byte[], GpuSample> producer = new KafkaProducer<>(p,
+        new ByteArraySerializer(), AvroSerdes.valueSerializer(serde))) {
+      for (int i = 0; i < samples; i++) {
+        int gpu = i % GPUS;
+        Instant at = start.plusSeconds(10L * (i / GPUS));
+        String service = gpu % 10 == 0 ? null : "svc-" + (gpu % SERVICES);
+        String gpuId = "gpu-" + gpu;
+        GpuSample s = GpuSample.newBuilder().setGpuId(gpuId).setCluster("default")
+            .setNodeId("node-" + gpu / 8).setGpuIndex(gpu % 8).setSampledAt(at)
+            .setState(SampleState.OK).setUtilizationPct(60.0).setServiceId(service)
+            .setJobId(service == null ? null : service + "-pod-" + gpu)
+            .setSource(SampleSource.SIMULATOR).build();
+        producer.send(new ProducerRecord<>(TopicCatalogue.GPU_TELEMETRY, null,
+            at.toEpochMilli(), gpuId.getBytes(StandardCharsets.UTF_8), s));
+      }
+      producer.flush();
+    }
+  }
+
+  private static double consume(String bootstrap, int samples, Deserializer<Object> decoder) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, KafkaBroker.unique("bench-consumer"));
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p,
+        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(TopicCatalogue.GPU_TELEMETRY));
+      long first = 0;
+      long n = 0;
+      long sink = 0;
+      while (n < samples) {
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+        if (!records.isEmpty() && first == 0) {
+          first = System.nanoTime();
+        }
+        for (var r : records) {
+          sink += decoder == null ? r.value().length
+              : decoder.deserialize(r.topic(), r.headers(), r.value()).hashCode();
+          n++;
+        }
+      }
+      long elapsed = System.nanoTime() - first;
+      if (sink == 42) {
+        System.out.print("");
+      }
+      return n * 1e9 / elapsed;
+    }
+  }
+
+  private static double streams(String bootstrap, Map<String, Object> serde, int samples,
+      int threads) throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, KafkaBroker.unique("forecaster-bench"));
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000); // as in application.properties
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+    p.put(StreamsConfig.STATE_DIR_CONFIG,
+        Files.createTempDirectory("forecaster-bench-").toString());
+    p.put(StreamsConfig.producerPrefix("max.in.flight.requests.per.connection"), 1);
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    ForecastSettings settings = ForecastSettings.defaults("default", "forecaster-bench",
+        ZoneOffset.UTC);
+    try (KafkaStreams streams = new KafkaStreams(ForecastTopology.build(settings,
+        ForecastSerdes.fromRegistry(serde), new ForecastMeters(registry)), p)) {
+      streams.start();
+      long first = 0;
+      double handled = 0;
+      while (handled < samples) {
+        handled = registry.find("tideline.forecast.samples").counters().stream()
+            .mapToDouble(c -> c.count()).sum();
+        if (handled > 0 && first == 0) {
+          first = System.nanoTime();
+        }
+        Thread.sleep(5);
+      }
+      long elapsed = System.nanoTime() - first;
+      streams.close(Duration.ofSeconds(30));
+      return handled * 1e9 / elapsed;
+    }
+  }
+}

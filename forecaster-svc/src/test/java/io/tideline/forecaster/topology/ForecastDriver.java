@@ -1,0 +1,205 @@
+package io.tideline.forecaster.topology;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tideline.events.CapacityReservation;
+import io.tideline.events.ClockSource;
+import io.tideline.events.ClockTick;
+import io.tideline.events.DeadLetter;
+import io.tideline.events.GpuSample;
+import io.tideline.events.Holiday;
+import io.tideline.events.SampleSource;
+import io.tideline.events.SampleState;
+import io.tideline.events.SlotClassMap;
+import io.tideline.events.SlotForecast;
+import io.tideline.forecaster.config.ForecastSettings;
+import io.tideline.forecaster.query.ForecastQueries;
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+/**
+ * The forecast topology in a {@code TopologyTestDriver} with the real registry serdes, and the
+ * builders a scenario needs: GPU samples per service per minute, clock ticks and holidays, all
+ * with explicit event times. One driver per scenario (fresh state directory under target/).
+ */
+final class ForecastDriver implements AutoCloseable {
+
+  static final String CLUSTER = "default";
+
+  final ForecastSettings settings;
+  final TopologyTestDriver driver;
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final ForecastMeters meters = new ForecastMeters(registry);
+  private final Serializer<Object> avro;
+  private final TestInputTopic<byte[], byte[]> telemetry;
+  private final TestInputTopic<byte[], byte[]> clock;
+  private final TestInputTopic<byte[], byte[]> holidays;
+  private final TestOutputTopic<String, CapacityReservation> reservations;
+  private final TestOutputTopic<String, SlotForecast> forecasts;
+  private final TestOutputTopic<String, SlotClassMap> slotMaps;
+  private final Deserializer<DeadLetter> letters;
+  private final Map<String, Object> serdeConfig;
+  private long sequence;
+
+  ForecastDriver(String registryUrl, ForecastSettings settings) {
+    this.settings = settings;
+    this.serdeConfig = AvroSerdes.serdeConfig(registryUrl, true);
+    this.avro = AvroSerdes.valueSerializer(serdeConfig);
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "forecaster-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    // The service runs exactly_once_v2; here at-least-once, because the test driver commits
+    // after every record and under EOS also fsyncs a checkpoint each time (minutes per test).
+    // The guarantee changes when offsets are committed, not what the topology outputs.
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+    try {
+      p.put(StreamsConfig.STATE_DIR_CONFIG,
+          Files.createTempDirectory("forecaster-ttd-").toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    driver = new TopologyTestDriver(ForecastTopology.build(settings,
+        ForecastSerdes.fromRegistry(serdeConfig), meters, ForecastTopology.StoreKind.IN_MEMORY), p);
+    ByteArraySerializer bytes = new ByteArraySerializer();
+    telemetry = driver.createInputTopic(TopicCatalogue.GPU_TELEMETRY, bytes, bytes);
+    clock = driver.createInputTopic(TopicCatalogue.CLUSTER_CLOCK, bytes, bytes);
+    holidays = driver.createInputTopic(ForecastTopology.FORECAST_HOLIDAYS, bytes, bytes);
+    StringDeserializer strings = new StringDeserializer();
+    reservations = driver.createOutputTopic(TopicCatalogue.CAPACITY_RESERVATIONS, strings,
+        AvroSerdes.valueDeserializer(serdeConfig));
+    forecasts = driver.createOutputTopic(TopicCatalogue.FORECAST_SLOTS, strings,
+        AvroSerdes.valueDeserializer(serdeConfig));
+    slotMaps = driver.createOutputTopic(ForecastTopology.FORECAST_SLOTMAP, strings,
+        AvroSerdes.valueDeserializer(serdeConfig));
+    letters = AvroSerdes.valueDeserializer(serdeConfig);
+  }
+
+  /** A GPU sample of {@code gpuId}, attributed to {@code serviceId} (null: idle). */
+  static GpuSample sample(String gpuId, String serviceId, Instant at, SampleState state) {
+    return GpuSample.newBuilder()
+        .setGpuId(gpuId).setCluster(CLUSTER).setNodeId("node-" + gpuId).setGpuIndex(0)
+        .setSampledAt(at).setState(state)
+        .setUtilizationPct(state == SampleState.OK ? 80.0 : null)
+        .setServiceId(serviceId).setJobId(serviceId == null ? null : serviceId + "-instance")
+        .setSource(SampleSource.SIMULATOR)
+        .build();
+  }
+
+  void send(GpuSample sample) {
+    telemetry.pipeInput(sample.getGpuId().getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.GPU_TELEMETRY, sample), sample.getSampledAt());
+  }
+
+  void sendRawTelemetry(byte[] key, byte[] value, Instant at) {
+    telemetry.pipeInput(key, value, at);
+  }
+
+  void sendRawClock(byte[] value, Instant at) {
+    clock.pipeInput(CLUSTER.getBytes(StandardCharsets.UTF_8), value, at);
+  }
+
+  void sendRawHoliday(String key, byte[] value, Instant at) {
+    holidays.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at);
+  }
+
+  /**
+   * {@code gpus} GPUs of {@code service} in use every minute of {@code [from, from + minutes)},
+   * one sample per GPU per minute at second 30, plus {@code idle} idle GPUs.
+   */
+  void usage(String service, int gpus, Instant from, int minutes, int idle) {
+    for (int m = 0; m < minutes; m++) {
+      Instant at = from.plus(Duration.ofMinutes(m)).plusSeconds(30);
+      for (int g = 0; g < gpus; g++) {
+        send(sample(service + "-gpu-" + g, service, at, SampleState.OK));
+      }
+      for (int g = 0; g < idle; g++) {
+        send(sample("spare-gpu-" + g, null, at, SampleState.OK));
+      }
+    }
+  }
+
+  /** A clock tick of this cluster at {@code at}. */
+  void tick(Instant at) {
+    ClockTick t = ClockTick.newBuilder().setCluster(CLUSTER).setTime(at)
+        .setSequence(++sequence).setIntervalMillis(10_000).setSource(ClockSource.SIMULATED)
+        .build();
+    clock.pipeInput(CLUSTER.getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.CLUSTER_CLOCK, t), at);
+  }
+
+  /** Ticks every 10 s from {@code from} to {@code to} inclusive. */
+  void ticks(Instant from, Instant to) {
+    for (Instant t = from; !t.isAfter(to); t = t.plusSeconds(10)) {
+      tick(t);
+    }
+  }
+
+  /** Closes every minute of usage sent before {@code at}: a late idle sample, then a tick. */
+  void settle(Instant at) {
+    send(sample("settle-gpu", null, at, SampleState.OK));
+    tick(at.plusSeconds(90));
+  }
+
+  void declareHoliday(LocalDate date, Instant at) {
+    Holiday h = Holiday.newBuilder().setDate(date.toString()).setName("holiday " + date)
+        .setDeclaredAt(at).build();
+    holidays.pipeInput(date.toString().getBytes(StandardCharsets.UTF_8),
+        avro.serialize(ForecastTopology.FORECAST_HOLIDAYS, h), at);
+  }
+
+  List<CapacityReservation> reservations() {
+    return reservations.readValuesToList();
+  }
+
+  List<SlotForecast> forecasts() {
+    return forecasts.readValuesToList();
+  }
+
+  List<SlotClassMap> slotMaps() {
+    return slotMaps.readValuesToList();
+  }
+
+  List<DeadLetter> deadLetters(String topic) {
+    TestOutputTopic<byte[], byte[]> out = driver.createOutputTopic(topic + ".dlq",
+        new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    List<DeadLetter> list = new ArrayList<>();
+    out.readValuesToList().forEach(v -> list.add(letters.deserialize(topic + ".dlq", v)));
+    return list;
+  }
+
+  ForecastQueries queries() {
+    return new ForecastQueries(settings, new ForecastQueries.StoreAccess() {
+      @Override
+      public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> store(
+          String name) {
+        return driver.getKeyValueStore(name);
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+
+}
