@@ -8,7 +8,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.tideline.testkit.ServiceHealthContract;
 import io.tideline.testkit.TidelineInfraResource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,18 +18,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(value = TidelineInfraResource.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = FreshStateDir.class, restrictToAnnotatedClass = true)
 class ServiceHealthTest extends ServiceHealthContract {
-
-  /**
-   * Kafka Streams is live once RUNNING, which follows the app's start by its first rebalance
-   * (seconds on this broker): wait for that before the contract's checks, up to a minute.
-   */
-  @BeforeEach
-  void awaitTheTopologyRunning() throws InterruptedException {
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
-    while (given().get("/q/health/live").statusCode() != 200 && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-    }
-  }
 
   @Test
   void shouldReportTheKafkaStreamsTopologyLive() {

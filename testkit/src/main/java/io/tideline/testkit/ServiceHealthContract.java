@@ -5,6 +5,8 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +15,23 @@ import org.junit.jupiter.api.Test;
  * service's {@code ServiceHealthTest} extends this under {@code @QuarkusTest}.
  */
 public abstract class ServiceHealthContract {
+
+  /** How long a service may take after start to become ready (a Streams app's first rebalance). */
+  static final Duration SETTLE = Duration.ofSeconds(90);
+
+  /**
+   * A Kafka Streams service is ready only once its topology is RUNNING, which follows the app's
+   * start by its first rebalance: wait for that (not a timing assertion; the checks below decide).
+   */
+  @BeforeEach
+  void awaitSettled() throws InterruptedException {
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    while (System.nanoTime() < deadline
+        && (given().get("/q/health/ready").statusCode() != 200
+            || given().get("/q/health/live").statusCode() != 200)) {
+      Thread.sleep(200);
+    }
+  }
 
   @Test
   void shouldBeReadyWithKafkaAndTheSchemaRegistryUp() {
