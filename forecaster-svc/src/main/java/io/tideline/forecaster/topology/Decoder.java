@@ -1,8 +1,7 @@
 package io.tideline.forecaster.topology;
 
+import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.events.DeadLetter;
-import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.function.BiFunction;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -74,18 +73,8 @@ final class Decoder<T> {
   private Decoded<T> refuse(String topic, int partition, long offset, byte[] key, byte[] value,
       long timestamp, String errorClass, String error) {
     meters.deadLettered(topic, errorClass);
-    return Decoded.refused(DeadLetter.newBuilder()
-        .setOriginalTopic(topic)
-        .setPartition(partition)
-        .setOffset(offset)
-        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
-        .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
-        .setErrorClass(errorClass)
-        .setError(error)
-        .setService(service)
-        // Event time of the original, not the wall clock: a replay writes the same letter.
-        .setFailedAt(Instant.ofEpochMilli(Math.max(0, timestamp)))
-        .build());
+    return Decoded.refused(DeadLetters.envelope(topic, partition, offset, key, value, errorClass,
+        error, service, timestamp));
   }
 
   private static String rootMessage(Throwable t) {

@@ -1,8 +1,7 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.events.DeadLetter;
-import java.nio.ByteBuffer;
-import java.time.Instant;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -23,18 +22,8 @@ final class DeadLetterWriter {
   /** The serialized dead letter, addressed to {@code topic + ".dlq"}. */
   Out letter(String topic, int partition, long offset, byte[] key, byte[] value,
       String errorClass, String reason, long timestamp) {
-    DeadLetter letter = DeadLetter.newBuilder()
-        .setOriginalTopic(topic)
-        .setPartition(partition)
-        .setOffset(offset)
-        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
-        .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
-        .setErrorClass(errorClass)
-        .setError(reason)
-        .setService(service)
-        // event time of the original, never the wall clock: a replay writes the same letter
-        .setFailedAt(Instant.ofEpochMilli(Math.max(0, timestamp)))
-        .build();
+    DeadLetter letter = DeadLetters.envelope(topic, partition, offset, key, value, errorClass,
+        reason, service, timestamp);
     String dlq = topic + ".dlq";
     return new Out(dlq, serializer.serialize(dlq, letter));
   }

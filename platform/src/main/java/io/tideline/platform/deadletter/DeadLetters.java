@@ -54,18 +54,8 @@ public class DeadLetters {
    * @return where the dead letter was written
    */
   public RecordMetadata park(ConsumerRecord<byte[], byte[]> record, String errorClass, String error) {
-    DeadLetter letter = DeadLetter.newBuilder()
-        .setOriginalTopic(record.topic())
-        .setPartition(record.partition())
-        .setOffset(record.offset())
-        .setOriginalKey(record.key() == null ? null : ByteBuffer.wrap(record.key()))
-        .setOriginalValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
-        .setErrorClass(errorClass)
-        .setError(error)
-        .setService(config.service())
-        // Event time of the original, not the wall clock: a replay writes the same letter.
-        .setFailedAt(Instant.ofEpochMilli(Math.max(0, record.timestamp())))
-        .build();
+    DeadLetter letter = envelope(record.topic(), record.partition(), record.offset(), record.key(),
+        record.value(), errorClass, error, config.service(), record.timestamp());
     try {
       return producer.send(new ProducerRecord<>(record.topic() + ".dlq", record.key(), letter))
           .get(30, TimeUnit.SECONDS);
@@ -75,6 +65,27 @@ public class DeadLetters {
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("could not dead-letter " + where(record) + ": " + e, e);
     }
+  }
+
+  /**
+   * The one shape of a dead letter, for this producer and for Kafka Streams topologies that write
+   * theirs inside their own transaction: the original bytes untouched, where they came from, why
+   * they were refused, and the original's event time (never the wall clock: a replay writes the
+   * same letter).
+   */
+  public static DeadLetter envelope(String topic, int partition, long offset, byte[] key,
+      byte[] value, String errorClass, String error, String service, long timestamp) {
+    return DeadLetter.newBuilder()
+        .setOriginalTopic(topic)
+        .setPartition(partition)
+        .setOffset(offset)
+        .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
+        .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
+        .setErrorClass(errorClass)
+        .setError(error)
+        .setService(service)
+        .setFailedAt(Instant.ofEpochMilli(Math.max(0, timestamp)))
+        .build();
   }
 
   private static String where(ConsumerRecord<?, ?> r) {

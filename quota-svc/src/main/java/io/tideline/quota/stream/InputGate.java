@@ -2,7 +2,6 @@ package io.tideline.quota.stream;
 
 import io.tideline.core.admission.SubmissionLimits;
 import io.tideline.events.ClockTick;
-import io.tideline.events.DeadLetter;
 import io.tideline.events.GpuSample;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -12,9 +11,7 @@ import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.intake.JobIntake;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.quota.definition.QuotaDocuments;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -145,16 +142,7 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
 
   private SpecificRecord deadLetter(Record<byte[], byte[]> r, RecordMetadata meta,
       String errorClass, String error) {
-    return DeadLetter.newBuilder()
-        .setOriginalTopic(meta.topic())
-        .setPartition(meta.partition())
-        .setOffset(meta.offset())
-        .setOriginalKey(r.key() == null ? null : ByteBuffer.wrap(r.key()))
-        .setOriginalValue(r.value() == null ? null : ByteBuffer.wrap(r.value()))
-        .setErrorClass(errorClass)
-        .setError(error)
-        .setService(service)
-        .setFailedAt(Instant.ofEpochMilli(Math.max(0, r.timestamp())))
-        .build();
+    return DeadLetters.envelope(meta.topic(), meta.partition(), meta.offset(), r.key(), r.value(),
+        errorClass, error, service, r.timestamp());
   }
 }
