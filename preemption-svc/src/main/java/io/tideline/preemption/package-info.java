@@ -1,6 +1,10 @@
 /**
- * Preemption: victim selection by score, protection, cooldown, migration cost versus gain and compensation, every decision with its rule trace.
+ * Preemption: victim selection by score, protection, cooldown, migration cost versus gain and
+ * compensation, every decision with its rule trace.
  *
- * <p>Publishes: preemption.decisions. A thin adapter: decisions come from {@code scheduler-core}.
+ * <p>Status: the decisions exist in {@code scheduler-core} ({@code io.tideline.core.preemption},
+ * with {@code PlacementProbe} asking the real placer), but this service does not yet consume
+ * {@code preemption.requests} or publish {@code preemption.decisions} (issue #7). Today it only
+ * starts, connects to Kafka and the registry, and reports health and metrics.
  */
 package io.tideline.preemption;
