@@ -33,6 +33,7 @@ public final class TopicCatalogue {
   public static final String EVICTIONS = "evictions";
   public static final String NOTICES = "notices";
   public static final String BILLING_USAGE = "billing.usage";
+  public static final String PLACEMENT_FRAGMENTATION = "placement.fragmentation";
 
   private static final String RESOURCE = "tideline/topics.csv";
   private static final List<TopicSpec> ALL = load();
