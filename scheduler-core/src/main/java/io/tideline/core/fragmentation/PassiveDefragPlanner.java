@@ -1,5 +1,7 @@
 package io.tideline.core.fragmentation;
 
+import io.tideline.core.cluster.GpuModelNames;
+
 import io.tideline.core.slots.SlotClass;
 import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
@@ -95,7 +97,8 @@ public final class PassiveDefragPlanner {
         if (targets.contains(n) || rejected.contains(n)) {
           continue;
         }
-        Candidate c = candidate(now, hyp, job, n, piece, index, targets);
+        Candidate c = candidate(now, hyp, job, n, piece, index, targets,
+            placer.config().gpuModels());
         if (c != null && (best == null || c.compareTo(best) < 0)) {
           best = c;
         }
@@ -154,10 +157,9 @@ public final class PassiveDefragPlanner {
    * or has enough already.
    */
   private static Candidate candidate(Instant now, ClusterSnapshot snap, JobRequest job, int n,
-      int piece, FragmentationIndex index, List<Integer> targets) {
+      int piece, FragmentationIndex index, List<Integer> targets, GpuModelNames names) {
     Topology topo = snap.topology();
-    List<String> models = job.allowedGpuModels();
-    if (snap.isCordoned(n) || (!models.isEmpty() && !models.contains(topo.node(n).gpuModel()))) {
+    if (snap.isCordoned(n) || !names.allows(job.allowedGpuModels(), topo.node(n).gpuModel())) {
       return null;
     }
     NodeLedger l = snap.ledger(n);

@@ -58,6 +58,11 @@ public final class Placer {
 
   private final PlacementConfig config;
 
+  /** The tunables this placer decides with (its GPU model matching is shared with the planners). */
+  public PlacementConfig config() {
+    return config;
+  }
+
   public Placer(PlacementConfig config) {
     this.config = config;
   }
@@ -120,7 +125,7 @@ public final class Placer {
       int models = 0;
       List<String> allowed = job.allowedGpuModels();
       for (int m = 0; m < modelOk.length; m++) {
-        modelOk[m] = allowed.isEmpty() || allowed.contains(topo.gpuModels().get(m));
+        modelOk[m] = config.gpuModels().allows(allowed, topo.gpuModels().get(m));
         models += modelOk[m] ? 1 : 0;
       }
       if (models == 0) {

@@ -121,6 +121,15 @@ public final class QuotaDefinition {
     return Set.of();
   }
 
+  /**
+   * The queue that serves an online service (Q5 mapping), if one declares it; the first by path if
+   * the (invalid) definition maps it twice.
+   */
+  public Optional<QuotaNode> queueServing(String service) {
+    return byPath.values().stream()
+        .filter(n -> n.kind() == NodeKind.QUEUE && n.services().contains(service)).findFirst();
+  }
+
   /** Sum of all queue floors: the GPUs held as guarantees. */
   public double queueFloorSum() {
     return queueFloorSum;

@@ -3,6 +3,7 @@ package io.tideline.core.quota;
 import io.tideline.core.model.WorkloadClass.Lane;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ public final class QuotaDefinitionValidator {
     List<DefinitionError> out = new ArrayList<>();
     // 1. Per node: path, level, numbers.
     Set<String> seen = new HashSet<>();
+    Map<String, String> servedBy = new HashMap<>();
     int roots = 0;
     for (QuotaNode n : def.nodes()) {
       String path = n.path() == null ? "<no path>" : n.path();
@@ -47,6 +49,7 @@ public final class QuotaDefinitionValidator {
       if (!(n.weight() > 0) || Double.isInfinite(n.weight())) {
         out.add(new DefinitionError(path, "fair-share weight must be positive, got " + n.weight()));
       }
+      checkServices(n, servedBy, out);
     }
     if (roots != 1) {
       out.add(new DefinitionError("<root>",
@@ -130,6 +133,33 @@ public final class QuotaDefinitionValidator {
       }
     } else if (n.lane() != null) {
       out.add(new DefinitionError(n.path(), "only a QUEUE has a lane, this is a " + n.kind()));
+    }
+  }
+
+  /**
+   * Q5 mapping: only an INFERENCE queue serves online services, a service id is not blank, and no
+   * service is served by two queues (its guarantee would be counted twice).
+   */
+  private static void checkServices(
+      QuotaNode n, Map<String, String> servedBy, List<DefinitionError> out) {
+    if (n.services().isEmpty()) {
+      return;
+    }
+    if (n.kind() != NodeKind.QUEUE || n.lane() != Lane.INFERENCE) {
+      out.add(new DefinitionError(n.path(), "only an INFERENCE queue serves online services, this"
+          + " is a " + n.kind() + (n.lane() == null ? "" : " of lane " + n.lane())));
+      return;
+    }
+    for (String s : n.services()) {
+      if (s.isBlank()) {
+        out.add(new DefinitionError(n.path(), "a service id must not be blank"));
+        continue;
+      }
+      String first = servedBy.putIfAbsent(s, n.path());
+      if (first != null) {
+        out.add(new DefinitionError(n.path(), "service '" + s + "' is already served by '" + first
+            + "'"));
+      }
     }
   }
 

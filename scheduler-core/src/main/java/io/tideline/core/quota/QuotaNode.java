@@ -4,6 +4,8 @@ import io.tideline.core.model.WorkloadClass.Lane;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * One node of the declarative quota hierarchy (requirement Q2): organisation → business line → team
@@ -20,6 +22,9 @@ import java.util.Set;
  * @param lendLimitGpus most of this node's unused guarantee that may be lent to borrowers
  * @param weight fair-share weight (Q4): decayed usage is divided by it; must be positive
  * @param preemptionGrants W4 entitlements; {@code null} inherits the nearest ancestor's (root: none)
+ * @param services online service ids this (INFERENCE) queue serves (Q1/Q5): once the forecaster has
+ *     published a service's historical peak, the queue's floor in force is the sum of its services'
+ *     online guarantees instead of the declared one (see {@link OnlineFloors}); empty for none
  */
 public record QuotaNode(
     String path,
@@ -29,13 +34,24 @@ public record QuotaNode(
     double borrowCapGpus,
     double lendLimitGpus,
     double weight,
-    Set<PreemptionGrant> preemptionGrants) {
+    Set<PreemptionGrant> preemptionGrants,
+    SortedSet<String> services) {
 
   public QuotaNode {
     // An unmodifiable EnumSet keeps declaration order, so traces read the same on every JVM.
     preemptionGrants = preemptionGrants == null ? null
         : Collections.unmodifiableSet(preemptionGrants.isEmpty()
             ? EnumSet.noneOf(PreemptionGrant.class) : EnumSet.copyOf(preemptionGrants));
+    services = Collections.unmodifiableSortedSet(
+        services == null ? new TreeSet<>() : new TreeSet<>(services));
+  }
+
+  /** A node that serves no online service. */
+  public QuotaNode(String path, NodeKind kind, Lane lane, double guaranteedGpus,
+      double borrowCapGpus, double lendLimitGpus, double weight,
+      Set<PreemptionGrant> preemptionGrants) {
+    this(path, kind, lane, guaranteedGpus, borrowCapGpus, lendLimitGpus, weight, preemptionGrants,
+        null);
   }
 
   public static QuotaNode organisation(String path, double floor, double borrowCap) {
@@ -59,13 +75,25 @@ public record QuotaNode(
   public QuotaNode withGrants(PreemptionGrant... grants) {
     Set<PreemptionGrant> set = grants.length == 0 ? Set.of() : EnumSet.of(grants[0], grants);
     return new QuotaNode(path, kind, lane, guaranteedGpus, borrowCapGpus, lendLimitGpus, weight,
-        set);
+        set, services);
   }
 
   /** This node with a fair-share weight. */
   public QuotaNode withWeight(double w) {
     return new QuotaNode(path, kind, lane, guaranteedGpus, borrowCapGpus, lendLimitGpus, w,
-        preemptionGrants);
+        preemptionGrants, services);
+  }
+
+  /** This node serving the given online services (Q5: their guarantees become its floor). */
+  public QuotaNode withServices(String... ids) {
+    return new QuotaNode(path, kind, lane, guaranteedGpus, borrowCapGpus, lendLimitGpus, weight,
+        preemptionGrants, new TreeSet<>(Set.of(ids)));
+  }
+
+  /** This node with another floor (everything else kept): how a reviewed guarantee is applied. */
+  public QuotaNode withFloor(double gpus) {
+    return new QuotaNode(path, kind, lane, gpus, borrowCapGpus, lendLimitGpus, weight,
+        preemptionGrants, services);
   }
 
   /** The parent's path, or {@code null} for a root. */

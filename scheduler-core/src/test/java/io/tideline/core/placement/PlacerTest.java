@@ -10,8 +10,10 @@ import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.TestCluster;
 import io.tideline.core.cluster.TestJobs;
 import io.tideline.core.cluster.TopologyLevel;
+import io.tideline.core.cluster.GpuModelNames;
 import io.tideline.core.model.JobRequest;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -269,6 +271,45 @@ class PlacerTest {
       assertThat(d.reason()).isEqualTo(UnplaceableReason.NO_MATCHING_GPU_MODEL);
       assertThat(d.trace().get(d.trace().size() - 1).detail())
           .isEqualTo("allowed [B200] but the fleet has [A100, H100]");
+    }
+
+    ClusterSnapshot asReported() {
+      return cluster()
+          .model("NVIDIA A100-SXM4-80GB").node("a1", "D1", "P1", "S1")
+          .model("NVIDIA H100 80GB HBM3").node("h1", "D1", "P1", "S1")
+          .model("NVIDIA H100 PCIe").node("p1", "D1", "P1", "S1").build();
+    }
+
+    @Test
+    void shouldMatchAFamilyNameAgainstTheProductNameTheInventoryReports() {
+      PlacementDecision d = place(asReported(), TestJobs.training("j", 8).workers(1)
+          .models("H100"));
+
+      assertThat(d.placed()).isTrue();
+      assertThat(d.nodeIds()).containsAnyOf("h1", "p1");
+      assertThat(d.trace()).anySatisfy(t -> assertThat(t.detail())
+          .isEqualTo("allowed [H100] → 2 of 3 fleet models"));
+    }
+
+    @Test
+    void shouldKeepAnExactProductNameExact() {
+      assertThat(place(asReported(), TestJobs.training("j", 8).workers(1)
+          .models("nvidia  h100 pcie")).nodeIds()).containsExactly("p1");
+      assertThat(place(asReported(), TestJobs.training("j", 8).workers(1)
+          .models("H200")).reason()).isEqualTo(UnplaceableReason.NO_MATCHING_GPU_MODEL);
+    }
+
+    @Test
+    void shouldUseConfiguredAliasesForNamesTheBuiltInRuleDoesNotCover() {
+      Placer withAliases = new Placer(new PlacementConfig(0.4,
+          GpuModelNames.parse(List.of("Tesla-A100=A100"))));
+
+      assertThat(withAliases.decide(NOW, asReported(), TestJobs.training("j", 8)
+          .workers(1).models("tesla-a100").build()).nodeIds()).containsExactly("a1");
+      assertThat(place(asReported(), TestJobs.training("j", 8).workers(1).models("Tesla-A100"))
+          .reason()).isEqualTo(UnplaceableReason.NO_MATCHING_GPU_MODEL);
+      assertThat(place(asReported(), TestJobs.training("j", 8).workers(1).models("A100"))
+          .nodeIds()).containsExactly("a1");
     }
   }
 
