@@ -47,6 +47,11 @@ public record Reservation(
     return now.isBefore(startsAt) && job.preemptible();
   }
 
+  /** The same reservation holding only {@code kept} (F3 partial early release). */
+  public Reservation withGpus(SortedSet<GpuRef> kept) {
+    return new Reservation(id, serviceId, kept, startsAt, releasedAt);
+  }
+
   /** The same reservation released early at {@code at} (F3). */
   public Reservation releasedAt(Instant at) {
     return new Reservation(id, serviceId, gpus, startsAt, at);
