@@ -2,12 +2,16 @@ package io.tideline.placement;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.tideline.core.cluster.GpuModelNames;
 import io.tideline.core.fragmentation.DefragConfig;
+import io.tideline.core.fragmentation.FragmentationReporting;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.slots.SlotClass;
 import io.tideline.placement.ledger.LedgerPolicy;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -61,13 +65,32 @@ public interface PlacementSettings {
   @WithDefault("120")
   long evictionGraceSeconds();
 
+  /**
+   * T5: GPU model aliases as {@code name=family} entries, for names the built-in rule does not
+   * cover (a job's {@code H100} already matches the inventory's {@code NVIDIA H100 80GB HBM3}: the
+   * family is the first word after the vendor, cut at '-'; see {@code GpuModelNames}). Default:
+   * none.
+   */
+  Optional<List<String>> gpuModelAliases();
+
+  /** T2 events: a move of the cluster fragmentation figure by this much is published at once. */
+  @WithDefault("0.05")
+  double fragmentationReportMinChange();
+
+  /** T2 events: otherwise the figure is published once per this much event time (one slot). */
+  @WithDefault("PT15M")
+  Duration fragmentationReportInterval();
+
   /** The policy as a plain value for the topology factory. */
   default LedgerPolicy policy(String defaultCluster) {
     return new LedgerPolicy(defaultCluster, policyVersion(),
-        new PlacementConfig(crossSwitchSlowdown()), maxFailuresPerLane(),
+        new PlacementConfig(crossSwitchSlowdown(),
+            GpuModelNames.parse(gpuModelAliases().orElse(List.of()))), maxFailuresPerLane(),
         new DefragConfig(defragMaxMigratedFraction(), defragPeriod(),
             defragActiveSlots().isEmpty() ? EnumSet.noneOf(SlotClass.class)
                 : EnumSet.copyOf(defragActiveSlots()), defragMaxMigrationsPerPlan()),
-        activeDefragInterval(), defaultSlotClass(), evictionGraceSeconds());
+        activeDefragInterval(), defaultSlotClass(), evictionGraceSeconds(),
+        new FragmentationReporting.Config(fragmentationReportMinChange(),
+            fragmentationReportInterval()));
   }
 }

@@ -2,6 +2,7 @@ package io.tideline.placement.ledger;
 
 import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
+import io.tideline.core.cluster.EarlyRelease;
 import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.GpuRef;
 import io.tideline.core.cluster.Node;
@@ -11,9 +12,12 @@ import io.tideline.core.cluster.SwitchPath;
 import io.tideline.core.cluster.Topology;
 import io.tideline.core.cluster.TopologyLevel;
 import io.tideline.core.fragmentation.ActiveDefragPlanner;
+import io.tideline.core.fragmentation.ClusterFragmentation;
 import io.tideline.core.fragmentation.DefragPlan;
 import io.tideline.core.fragmentation.DemandHistogram;
 import io.tideline.core.fragmentation.FragmentationIndex;
+import io.tideline.core.fragmentation.FragmentationReporting;
+import io.tideline.core.fragmentation.NodeFragmentation;
 import io.tideline.core.fragmentation.Migration;
 import io.tideline.core.fragmentation.PassiveDefragPlanner;
 import io.tideline.core.fragmentation.PastMigration;
@@ -31,13 +35,17 @@ import io.tideline.core.placement.UnplaceableReason;
 import io.tideline.core.slots.SlotClass;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
+import io.tideline.events.DemandShape;
 import io.tideline.events.DomainLevel;
 import io.tideline.events.Eviction;
 import io.tideline.events.EvictionKind;
+import io.tideline.events.FragmentationReport;
+import io.tideline.events.FragmentationTrigger;
 import io.tideline.events.HardwarePreference;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NodeChange;
+import io.tideline.events.NodeFragmentationFigure;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.PlacementOutcome;
 import io.tideline.events.PreemptionDecision;
@@ -118,6 +126,7 @@ final class ClusterLedger {
   private final Placer placer;
   private final PassiveDefragPlanner passive;
   private final ActiveDefragPlanner active;
+  private final FragmentationReporting reporting;
   private Effects fx;
 
   // ---- the persisted state (cache of the store)
@@ -141,6 +150,9 @@ final class ClusterLedger {
   private long version;
   private Instant now = Instant.EPOCH;
   private Instant lastActiveDefrag;
+  /** The last fragmentation report: its event time and cluster figure (T2 events). */
+  private Instant lastReportAt;
+  private double lastReportIndex;
 
   // ---- derived, rebuilt on restore
   private final EnumMap<Lane, TreeSet<QueuedJob>> lanes = new EnumMap<>(Lane.class);
@@ -163,6 +175,7 @@ final class ClusterLedger {
     this.placer = new Placer(policy.placement());
     this.passive = new PassiveDefragPlanner(policy.defrag(), placer);
     this.active = new ActiveDefragPlanner(policy.defrag(), placer);
+    this.reporting = new FragmentationReporting(policy.fragmentationReporting());
     for (Lane l : LANES) {
       lanes.put(l, new TreeSet<>(QueueOrder.INSTANCE));
       fresh.put(l, new TreeSet<>(QueueOrder.INSTANCE));
@@ -200,6 +213,11 @@ final class ClusterLedger {
     if (meta.containsKey("lastActiveDefrag")) {
       lastActiveDefrag = Instant.ofEpochMilli(Long.parseLong(str(meta.get("lastActiveDefrag"))));
     }
+    if (meta.containsKey("fragmentationReport")) {
+      String[] f = str(meta.get("fragmentationReport")).split("\t");
+      lastReportAt = Instant.ofEpochMilli(Long.parseLong(f[0]));
+      lastReportIndex = Double.parseDouble(f[1]);
+    }
     if (meta.containsKey("migrations")) {
       for (String m : str(meta.get("migrations")).split(";")) {
         if (!m.isEmpty()) {
@@ -225,19 +243,22 @@ final class ClusterLedger {
   }
 
   private void rebuildSnapshot(long atVersion, Map<String, Allocation> running) {
-    if (nodes.isEmpty()) {
+    // A node that LEFT is gone: not part of the topology at all (a DRAINED one is cordoned).
+    List<Node> list = new ArrayList<>();
+    nodes.values().stream().filter(n -> n.getChange() != NodeChange.LEFT)
+        .forEach(n -> list.add(toNode(n)));
+    if (list.isEmpty()) {
       snap = null;
       mirror = null;
+      version = atVersion;
       return;
     }
-    List<Node> list = new ArrayList<>();
-    nodes.values().forEach(n -> list.add(toNode(n)));
     ClusterSnapshot.Builder b = ClusterSnapshot.builder(Topology.of(list));
     running.values().forEach(b::allocate);
     serviceReservations.values().forEach(b::reserve);
     holds.values().forEach(h -> b.reserve(h.reservation()));
-    nodes.values().stream().filter(n -> n.getChange() == NodeChange.DRAINED
-        || n.getChange() == NodeChange.LEFT).forEach(n -> b.cordon(n.getNodeId()));
+    nodes.values().stream().filter(n -> n.getChange() == NodeChange.DRAINED)
+        .forEach(n -> b.cordon(n.getNodeId()));
     snap = b.version(atVersion).build();
     mirror = b;
     version = atVersion;
@@ -272,6 +293,10 @@ final class ClusterLedger {
     if (old != null && sameNode(old, n)) {
       return;
     }
+    if (n.getChange() == NodeChange.LEFT) {
+      nodeLeft(raw, n);
+      return;
+    }
     Map<String, Allocation> running = runningAssignments();
     nodes.put(n.getNodeId(), n);
     try {
@@ -296,6 +321,102 @@ final class ClusterLedger {
     }
     pass();
     gauges(false);
+  }
+
+  /**
+   * A node LEFT the cluster (NodeInventory: it is gone, unlike DRAINED, where running work
+   * finishes). Nothing is ever placed on it again, and whatever it held is lost:
+   *
+   * <ol>
+   *   <li>every job with a GPU on it is released (RELEASED, reason "node left": a gang loses all
+   *       its GPUs, W3) and queued again with that reason, keeping its verdict and boost;
+   *   <li>holds that would hand its GPUs to a preemptor or a defragmented job are dropped and the
+   *       waiting job queued normally; migration holds keep only their GPUs elsewhere;
+   *   <li>service reservations lose its GPUs (the rest of each reservation stands);
+   *   <li>the node leaves the topology (ledger version + 1), and the queue gets a pass.
+   * </ol>
+   */
+  private void nodeLeft(byte[] raw, NodeInventory n) {
+    String node = n.getNodeId();
+    String why = "node " + node + " left the cluster at " + n.getObservedAt();
+    List<String> lost = new ArrayList<>();
+    TreeMap<String, Allocation> running = new TreeMap<>(runningAssignments());
+    for (Allocation a : running.values()) {
+      if (a.assignments().stream().anyMatch(g -> g.nodeId().equals(node))) {
+        lost.add(a.jobId());
+      }
+    }
+    // 1. lost allocations: out of the ledger, RELEASED with the reason
+    for (String id : lost) {
+      Allocation a = running.remove(id);
+      startedAt.remove(id);
+      fx.put(RUNNING, id, null);
+      decision(id, PlacementOutcome.RELEASED, a.assignments(), null, false, 0,
+          List.of(new TraceEntry(id, "T1 node left", "allocation lost", why + ": "
+              + String.format(Locale.ROOT, "%.2f", a.gpuShare()) + " GPU(s) on "
+              + a.assignments().stream().map(GpuAssignment::nodeId).distinct().sorted().toList()
+              + " lost; the job queues again")));
+    }
+    // 2. holds that touch the node
+    List<String> orphans = new ArrayList<>();
+    for (Hold h : new ArrayList<>(holds.values())) {
+      List<GpuAssignment> keep = h.assignments().stream()
+          .filter(g -> !g.nodeId().equals(node)).toList();
+      if (keep.size() == h.assignments().size()) {
+        continue;
+      }
+      holds.remove(h.id());
+      fx.put(HOLD, h.id(), null);
+      if (h.kind() == Hold.Kind.MIGRATION && !keep.isEmpty()) {
+        Hold rest = new Hold(h.id(), h.kind(), h.holder(), h.decisionId(), h.waitingFor(), keep);
+        holds.put(rest.id(), rest);
+        fx.put(HOLD, rest.id(), rest.encode());
+      } else if (!h.holder().isEmpty()) {
+        orphans.add(h.holder());
+      }
+    }
+    // 3. reservations lose the node's GPUs
+    for (Reservation r : new ArrayList<>(serviceReservations.values())) {
+      TreeSet<GpuRef> keep = new TreeSet<>();
+      r.gpus().stream().filter(g -> !g.nodeId().equals(node)).forEach(keep::add);
+      if (keep.size() == r.gpus().size()) {
+        continue;
+      }
+      if (keep.isEmpty()) {
+        serviceReservations.remove(r.id());
+        fx.put(RESERVATION, r.id(), null);
+      } else {
+        Reservation rest = r.withGpus(keep);
+        serviceReservations.put(r.id(), rest);
+        fx.put(RESERVATION, r.id(), Hold.encodeReservation(rest));
+      }
+    }
+    // 4. the node leaves the topology
+    nodes.put(node, n);
+    fx.put(NODE, node, raw);
+    rebuildSnapshot(version + 1, running);
+    putVersion();
+    for (String id : lost) {
+      requeue(id, why);
+    }
+    for (String id : orphans) {
+      requeue(id, why + ": the GPUs held for the job are gone");
+    }
+    pass();
+    publishNew();
+    gauges(false);
+  }
+
+  /** Puts a job whose GPUs were lost back in its lane, with a QUEUED decision saying why. */
+  private void requeue(String id, String why) {
+    if (!submissions.containsKey(id) || startedAt.containsKey(id)) {
+      return;
+    }
+    announced.remove(id);
+    enqueue(id);
+    announced.add(id);
+    decision(id, PlacementOutcome.QUEUED, List.of(), null, false, 0,
+        List.of(new TraceEntry(id, "T1 node left", "requeued", why)));
   }
 
   void onSubmitted(Effects fx, byte[] raw, JobSubmitted e) {
@@ -374,8 +495,12 @@ final class ClusterLedger {
     }
     switch (c.getAction()) {
       case RELEASE -> {
-        dropReservation(id);
-        dropReservation(overId);
+        if (serviceReservations.containsKey(id) || serviceReservations.containsKey(overId)) {
+          dropReservation(id); // a release naming the reservation: all of it
+          dropReservation(overId);
+        } else {
+          releaseEarly(c); // the forecaster's F3 release: a count of the service's GPUs
+        }
       }
       case RESERVE, OVER_ISSUE -> {
         String rid = c.getAction() == io.tideline.events.ReservationAction.RESERVE ? id : overId;
@@ -754,6 +879,30 @@ final class ClusterLedger {
             + h.decisionId() + " are now the job's")));
   }
 
+  /**
+   * F3 early release: the forecaster gives back {@code gpus} of the service's reserved GPUs (its
+   * release event names the service and a count, not the reservation); the core picks which
+   * ({@link EarlyRelease}), and from now on anyone may use them.
+   */
+  private void releaseEarly(CapacityReservation c) {
+    EarlyRelease.Result r = EarlyRelease.release(snap, c.getServiceId(),
+        (int) Math.ceil(c.getGpus() - 1e-9), now);
+    if (r.changed().isEmpty()) {
+      return;
+    }
+    for (Reservation x : r.changed()) {
+      if (x.gpus().isEmpty()) {
+        serviceReservations.remove(x.id());
+        fx.put(RESERVATION, x.id(), null);
+      } else {
+        serviceReservations.put(x.id(), x);
+        fx.put(RESERVATION, x.id(), Hold.encodeReservation(x));
+      }
+    }
+    rebuildSnapshot(version + 1, runningAssignments()); // the builder cannot shrink a reservation
+    putVersion();
+  }
+
   private void dropReservation(String rid) {
     if (serviceReservations.remove(rid) != null) {
       rebuildSnapshot(version + 1, runningAssignments());
@@ -1043,9 +1192,42 @@ final class ClusterLedger {
     if (snap != null) {
       meters.ledger(cluster, version, snap.idleGpus());
       if (fragmentation) {
-        meters.fragmentation(cluster, new FragmentationIndex(demand()).cluster(snap));
+        DemandHistogram demand = demand();
+        ClusterFragmentation f = new FragmentationIndex(demand).cluster(snap);
+        meters.fragmentation(cluster, f);
+        report(f, demand);
       }
     }
+  }
+
+  /**
+   * T2 as events: publishes the cluster and per-node figures on {@code placement.fragmentation}
+   * when {@link FragmentationReporting} says one is due (first, a material move, or the report
+   * interval), by event time; the last report is kept in the store so a restart does not repeat it.
+   */
+  private void report(ClusterFragmentation f, DemandHistogram demand) {
+    FragmentationReporting.Trigger trigger = reporting.due(now, f.index(), lastReportAt,
+        lastReportIndex);
+    if (trigger == null) {
+      return;
+    }
+    List<DemandShape> shapes = new ArrayList<>();
+    demand.counts().forEach((gpus, jobs) -> shapes.add(new DemandShape(gpus, jobs)));
+    List<NodeFragmentationFigure> figures = new ArrayList<>();
+    for (NodeFragmentation n : f.nodes()) {
+      if (n.idleGpus() > 0) {
+        figures.add(new NodeFragmentationFigure(n.nodeId(), n.idleGpus(), n.strandedGpus(),
+            n.index(), n.usedShare()));
+      }
+    }
+    fx.emit(TopicCatalogue.PLACEMENT_FRAGMENTATION, cluster, FragmentationReport.newBuilder()
+        .setCluster(cluster).setAt(now).setLedgerVersion(version).setIndex(f.index())
+        .setStrandedGpus(f.strandedGpus()).setIdleGpus(f.idleGpus()).setShapes(shapes)
+        .setNodes(figures).setTrigger(FragmentationTrigger.valueOf(trigger.name()))
+        .setPolicyVersion(policy.policyVersion()).build());
+    lastReportAt = now;
+    lastReportIndex = f.index();
+    fx.put(META, "fragmentationReport", bytes(now.toEpochMilli() + "\t" + f.index()));
   }
 
   private void advance(Instant t) {

@@ -1,6 +1,7 @@
 package io.tideline.placement.ledger;
 
 import io.tideline.core.fragmentation.DefragConfig;
+import io.tideline.core.fragmentation.FragmentationReporting;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.slots.SlotClass;
 import java.time.Duration;
@@ -19,12 +20,24 @@ import java.util.Objects;
  * @param activeDefragInterval least logical time between active rounds
  * @param defaultSlotClass slot class until a forecast names one
  * @param evictionGraceSeconds grace given to evicted jobs
+ * @param fragmentationReporting T2 events: when a fragmentation report is published
  */
 public record LedgerPolicy(String defaultCluster, String policyVersion, PlacementConfig placement,
     int maxFailuresPerLane, DefragConfig defrag, Duration activeDefragInterval,
-    SlotClass defaultSlotClass, long evictionGraceSeconds) {
+    SlotClass defaultSlotClass, long evictionGraceSeconds,
+    FragmentationReporting.Config fragmentationReporting) {
+
+  /** A policy with the default fragmentation reporting. */
+  public LedgerPolicy(String defaultCluster, String policyVersion, PlacementConfig placement,
+      int maxFailuresPerLane, DefragConfig defrag, Duration activeDefragInterval,
+      SlotClass defaultSlotClass, long evictionGraceSeconds) {
+    this(defaultCluster, policyVersion, placement, maxFailuresPerLane, defrag,
+        activeDefragInterval, defaultSlotClass, evictionGraceSeconds,
+        FragmentationReporting.Config.DEFAULTS);
+  }
 
   public LedgerPolicy {
+    Objects.requireNonNull(fragmentationReporting, "fragmentationReporting");
     Objects.requireNonNull(defaultCluster, "defaultCluster");
     Objects.requireNonNull(policyVersion, "policyVersion");
     Objects.requireNonNull(placement, "placement");

@@ -53,7 +53,7 @@ public final class PlacementTopology {
   public static List<String> outputTopics() {
     List<String> t = new ArrayList<>(List.of(TopicCatalogue.PLACEMENT_DECISIONS,
         TopicCatalogue.PLACEMENT_QUEUE, TopicCatalogue.EVICTIONS,
-        TopicCatalogue.PREEMPTION_REQUESTS));
+        TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_FRAGMENTATION));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
   }

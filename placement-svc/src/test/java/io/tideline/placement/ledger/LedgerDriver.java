@@ -108,6 +108,33 @@ final class LedgerDriver implements AutoCloseable {
     }
   }
 
+  /** One node of 8 GPUs reporting {@code model}, on access switch {@code asw}. */
+  void node(String id, String asw, String model, NodeChange change, Instant at) {
+    send(TopicCatalogue.CLUSTER_INVENTORY, id, NodeInventory.newBuilder().setCluster(CLUSTER)
+        .setNodeId(id).setChange(change).setObservedAt(at).setGpuModel(model)
+        .setGpuMemoryMiB(81920).setGpuCount(8)
+        .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch(asw)
+            .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
+        .build(), at);
+  }
+
+  /** The forecaster's F3 early release: a count of the service's GPUs, its own id. */
+  void release(String service, double gpus, Instant at) {
+    send(TopicCatalogue.CAPACITY_RESERVATIONS, service, CapacityReservation.newBuilder()
+        .setReservationId(service + "@" + at + "/RELEASE").setServiceId(service)
+        .setAction(ReservationAction.RELEASE).setGpus(gpus).setValidFrom(at).setValidUntil(at)
+        .setQuantile("p95").setReason("over-forecast").setIssuedAt(at).build(), at);
+  }
+
+  /** The forecaster's F3 over-issue: {@code gpus} more from the shared pool until {@code until}. */
+  void overIssue(String service, double gpus, Instant until, Instant at) {
+    send(TopicCatalogue.CAPACITY_RESERVATIONS, service, CapacityReservation.newBuilder()
+        .setReservationId(service + "@" + at + "/OVER_ISSUE").setServiceId(service)
+        .setAction(ReservationAction.OVER_ISSUE).setGpus(gpus).setValidFrom(at)
+        .setValidUntil(until).setQuantile("p95").setReason("under-forecast").setIssuedAt(at)
+        .build(), at);
+  }
+
   /** Submits {@code job} and admits it ({@code right}: with a granted preemption right). */
   void admit(JobSubmitted job, Verdict verdict, boolean right, Instant at) {
     send(TopicCatalogue.JOBS_SUBMITTED, job.getJobId(), job, at);
@@ -170,6 +197,10 @@ final class LedgerDriver implements AutoCloseable {
 
   List<Eviction> evictions() {
     return read(TopicCatalogue.EVICTIONS);
+  }
+
+  List<io.tideline.events.FragmentationReport> fragmentation() {
+    return read(TopicCatalogue.PLACEMENT_FRAGMENTATION);
   }
 
   List<PreemptionRequest> preemptionRequests() {
