@@ -1,5 +1,6 @@
 package io.tideline.quota.api;
 
+import io.tideline.core.quota.OnlineFloors;
 import io.tideline.core.quota.QuotaDefinition;
 import io.tideline.core.quota.QuotaLedger;
 import io.tideline.quota.config.QuotaServiceConfig;
@@ -13,6 +14,7 @@ import io.tideline.quota.stream.QuotaViews;
 import io.tideline.quota.stream.VerdictView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -35,7 +37,7 @@ public class QuotaQueries {
     this.config = config;
   }
 
-  /** The definition, ledger and logical now, as the writer last stored them. */
+  /** The definition in force (Q5 floors applied), ledger and logical now, as last stored. */
   public record Snapshot(QuotaDefinition definition, QuotaLedger ledger, Instant now,
       String policyVersion) {}
 
@@ -52,7 +54,12 @@ public class QuotaQueries {
       QuotaLedger ledger = snap == null ? QuotaLedger.empty(parsed.fleetGpus(),
           config.quota().fairShareHalfLife()) : snap.restore();
       String now = s.get("now");
-      return Optional.of(new Snapshot(parsed.definition(), ledger,
+      @SuppressWarnings("unchecked")
+      Map<String, Double> peaks = Json.read(s.get("peaks"), Map.class);
+      // The floors in force, as the writer computes them: the declared ones with Q5 applied.
+      QuotaDefinition inForce = new OnlineFloors(config.quota()).apply(parsed.definition(),
+          ledger.fleetGpus(), peaks == null ? Map.of() : peaks).definition();
+      return Optional.of(new Snapshot(inForce, ledger,
           now == null ? Instant.EPOCH : Instant.parse(now),
           config.quota().rulesVersion() + "/" + parsed.definition().version()));
     } catch (Exception e) {

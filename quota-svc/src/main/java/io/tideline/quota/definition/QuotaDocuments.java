@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Reads a declarative quota definition (requirement Q2) from YAML or JSON text (JSON is valid
@@ -35,6 +36,14 @@ import java.util.Set;
  *   - path: acme/search/ranking/training
  *     kind: QUEUE
  *     lane: TRAINING           # INFERENCE | TRAINING | BATCH (queues only)
+ *   - path: acme/search/ranking/inference
+ *     kind: QUEUE
+ *     lane: INFERENCE
+ *     guaranteedGpus: 16       # bootstrap floor, until the services' peaks are known
+ *     services: [search-api]   # Q5: online services this queue serves; once the forecaster has
+ *                              # a service's historical peak, the floor in force is the sum of
+ *                              # ceil(70% × peak) over them (INFERENCE queues only; a service
+ *                              # may be served by one queue only)
  * </pre>
  */
 public final class QuotaDocuments {
@@ -51,7 +60,7 @@ public final class QuotaDocuments {
   /** One node as written; nulls take the documented defaults. */
   public record Node(String path, NodeKind kind, Lane lane, Double guaranteedGpus,
       Double borrowCapGpus, Double lendLimitGpus, Double weight,
-      List<PreemptionGrant> preemptionGrants) {}
+      List<PreemptionGrant> preemptionGrants, List<String> services) {}
 
   /** A usable definition and its fleet. */
   public record Parsed(QuotaDefinition definition, double fleetGpus) {}
@@ -117,7 +126,9 @@ public final class QuotaDocuments {
       nodes.add(new QuotaNode(n.path(), n.kind(), n.lane(), floor,
           n.borrowCapGpus() == null ? Double.POSITIVE_INFINITY : n.borrowCapGpus(),
           n.lendLimitGpus() == null ? floor : n.lendLimitGpus(),
-          n.weight() == null ? 1.0 : n.weight(), grants));
+          n.weight() == null ? 1.0 : n.weight(), grants,
+          n.services() == null ? null : new TreeSet<>(n.services().stream()
+              .map(x -> x == null ? "" : x).toList())));
     }
     QuotaDefinition def = QuotaDefinition.of(doc.version(), nodes);
     // 4. The core's checks, plus the floors against the declared fleet.

@@ -10,6 +10,7 @@ import io.tideline.core.quota.GuaranteeChange;
 import io.tideline.core.quota.GuaranteeReview;
 import io.tideline.core.quota.IdleReclaimer;
 import io.tideline.core.quota.IdleRecommendation;
+import io.tideline.core.quota.OnlineFloors;
 import io.tideline.core.quota.QuotaDefinition;
 import io.tideline.core.quota.QuotaLedger;
 import io.tideline.core.quota.QuotaNode;
@@ -91,6 +92,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
   private final QuotaListener listener;
   private final AdmissionPass pass;
   private final GuaranteeReview review;
+  private final OnlineFloors floors;
   private final IdleReclaimer reclaimer;
   private final UsageMeter meter;
 
@@ -100,6 +102,9 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
   private KeyValueStore<String, String> billing;
 
   private DefinitionEntry definitionEntry;
+  /** The definition as written (document or bootstrap file). */
+  private QuotaDefinition declared;
+  /** The definition in force: {@link #declared} with the online guarantees applied (Q5). */
   private QuotaDefinition definition;
   private QuotaLedger ledger;
   private Instant now;
@@ -113,6 +118,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
     this.listener = listener;
     this.pass = new AdmissionPass(policy.quota());
     this.review = new GuaranteeReview(policy.quota());
+    this.floors = new OnlineFloors(policy.quota());
     this.reclaimer = new IdleReclaimer(policy.idle());
     this.meter = new UsageMeter(policy.pricing());
   }
@@ -126,7 +132,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
     // Load what the stores (restored from their changelogs) hold.
     definitionEntry = Json.read(state.get(K_DEFINITION), DefinitionEntry.class);
     QuotaDocuments.Parsed parsed = definitionEntry == null ? null : parseOrNull(definitionEntry);
-    definition = parsed == null ? QuotaDefinition.of("none", List.of()) : parsed.definition();
+    declared = parsed == null ? QuotaDefinition.of("none", List.of()) : parsed.definition();
     LedgerSnapshot snap = Json.read(state.get(K_LEDGER), LedgerSnapshot.class);
     ledger = snap != null ? snap.restore()
         : QuotaLedger.empty(parsed == null ? 0 : parsed.fleetGpus(),
@@ -136,6 +142,8 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
     @SuppressWarnings("unchecked")
     Map<String, Double> p = Json.read(state.get(K_PEAKS), Map.class);
     peaks = p == null ? new TreeMap<>() : new TreeMap<>(p);
+    // The floors in force are a function of (declared definition, peaks): recompute, never store.
+    definition = floors.apply(declared, ledger.fleetGpus(), peaks).definition();
     Index i = Json.read(state.get(K_INDEX), Index.class);
     index = i == null ? new Index(null, null) : i;
   }
@@ -237,8 +245,10 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
   private void apply(QuotaDocuments.Parsed parsed, DefinitionEntry entry, Instant at) {
     String old = definitionEntry == null ? null : definitionEntry.version();
     definitionEntry = entry;
-    definition = parsed.definition();
+    declared = parsed.definition();
     ledger = ledger.withFleet(parsed.fleetGpus());
+    OnlineFloors.Applied applied = floors.apply(declared, parsed.fleetGpus(), peaks);
+    definition = applied.definition();
     now = at;
     state.put(K_DEFINITION, Json.write(entry));
     forward(policy.cluster(), QuotaChange.newBuilder()
@@ -248,7 +258,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
         .setNewVersion(entry.version())
         .setReason("definition " + entry.version() + " in force" + (old == null ? "" : " (was "
             + old + ")") + ": " + definition.nodes().size() + " nodes, " + definition.queues().size()
-            + " queues, fleet " + parsed.fleetGpus() + " GPUs")
+            + " queues, fleet " + parsed.fleetGpus() + " GPUs" + appliedFloors(applied))
         .setSource(entry.source())
         .setAt(now)
         .setPolicyVersion(policyVersion())
@@ -446,6 +456,13 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
 
   // ---------------------------------------------------------------- guarantee review (Q5)
 
+  /**
+   * Q5: a new historical peak moves the service's guarantee; the queue that serves the service
+   * (the definition's {@code services}) gets it as its floor in force at once (locked, ancestors
+   * grown to hold it), each change is audited on {@code quota.changes} with the old and new
+   * guarantee and floor, the queue states follow, and waiting jobs are re-admitted against the
+   * new floors.
+   */
   private void onForecast(SlotForecast f) {
     advance(f.getComputedAt());
     String service = f.getServiceId();
@@ -453,10 +470,33 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
     if ("*".equals(service) || !(peak > 0) || Double.valueOf(peak).equals(peaks.get(service))) {
       return; // the fleet profile, no peak yet, or the same peak again
     }
+    // 1. Which guarantees moved (core review), then the floors in force recomputed from them.
     List<GuaranteeChange> changes = review.onNewPeak(peaks, service, peak, now);
     peaks.put(service, peak);
     state.put(K_PEAKS, Json.write(peaks));
+    QuotaDefinition before = definition;
+    OnlineFloors.Applied applied = floors.apply(declared, ledger.fleetGpus(), peaks);
+    definition = applied.definition();
+    Map<String, OnlineFloors.FloorChange> moved = new TreeMap<>();
+    OnlineFloors.changes(before, definition).forEach(c -> moved.put(c.path(), c));
+    // 2. One audit event per moved guarantee, naming the queue floor it moved.
     for (GuaranteeChange c : changes) {
+      Optional<QuotaNode> queue = declared.queueServing(c.service());
+      OnlineFloors.FloorChange floor = queue.map(q -> moved.get(q.path())).orElse(null);
+      String applies;
+      if (queue.isEmpty()) {
+        applies = "; no queue serves " + c.service() + ": floors unchanged";
+      } else if (floor == null) {
+        applies = "; floor of " + queue.get().path() + " stays " + fmt(definition.node(
+            queue.get().path()).orElseThrow().guaranteedGpus());
+      } else {
+        applies = "; floor of " + floor.path() + " " + fmt(floor.oldFloorGpus()) + " → "
+            + fmt(floor.newFloorGpus()) + " applied (locked)" + ancestors(moved, floor.path())
+            + "; shared pool " + fmt(Math.max(0, ledger.fleetGpus() - definition.queueFloorSum()))
+            + " GPUs";
+      }
+      double queueFloor = queue.map(q -> definition.node(q.path()).orElseThrow()
+          .guaranteedGpus()).orElse(0.0);
       forward(c.service(), QuotaChange.newBuilder()
           .setKind(QuotaChangeKind.GUARANTEE_CHANGED)
           .setSubject(c.service())
@@ -465,12 +505,44 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
           .setOldPeakGpus(Double.isNaN(c.oldPeakGpus()) ? null : c.oldPeakGpus())
           .setNewPeakGpus(Double.isNaN(c.newPeakGpus()) ? null : c.newPeakGpus())
           .setReason("Q5 review: " + c.reason() + " (" + Math.round(
-              policy.quota().onlineGuaranteeFraction() * 100) + "% of the historical peak)")
+              policy.quota().onlineGuaranteeFraction() * 100) + "% of the historical peak)"
+              + applies)
           .setSource(TopicCatalogue.FORECAST_SLOTS)
           .setAt(c.at())
           .setPolicyVersion(policyVersion())
+          .setQueue(queue.map(QuotaNode::path).orElse(null))
+          .setOldFloorGpus(queue.isEmpty() ? null
+              : floor == null ? queueFloor : floor.oldFloorGpus())
+          .setNewFloorGpus(queue.isEmpty() ? null : queueFloor)
           .build());
     }
+    // 3. The queues whose floor moved publish their state; waiting jobs meet the new floors.
+    if (!moved.isEmpty()) {
+      for (QuotaNode q : definition.queues()) {
+        if (moved.containsKey(q.path())) {
+          forward(q.path(), QuotaViews.queueState(definition, ledger, q, now, policyVersion()));
+        }
+      }
+      admissionPass(null);
+    }
+  }
+
+  private static String ancestors(Map<String, OnlineFloors.FloorChange> moved, String queue) {
+    List<String> up = new ArrayList<>();
+    moved.values().stream().filter(m -> queue.startsWith(m.path() + "/")).forEach(m -> up.add(
+        m.path() + " " + fmt(m.oldFloorGpus()) + " → " + fmt(m.newFloorGpus())));
+    return up.isEmpty() ? "" : " (ancestors grown to hold it: " + String.join(", ", up) + ")";
+  }
+
+  /** The floors a new definition gets from the peaks already known (Q5), for its audit event. */
+  private static String appliedFloors(OnlineFloors.Applied applied) {
+    List<String> q = applied.trace().stream().filter(t -> t.rule().equals("Q5 online floor"))
+        .map(t -> t.subject() + " " + t.outcome()).toList();
+    return q.isEmpty() ? "" : "; online floors from known peaks: " + String.join(", ", q);
+  }
+
+  private static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
   // ---------------------------------------------------------------- idle reclamation (Q7)

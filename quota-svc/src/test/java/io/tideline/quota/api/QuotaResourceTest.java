@@ -10,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.LifecycleType;
+import io.tideline.events.SlotForecast;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
@@ -43,7 +44,7 @@ class QuotaResourceTest {
     awaitOk("/quota/jobs/rest-g1/verdict")
         .then().body("verdict", equalTo("GUARANTEED"))
         .body("queue", equalTo("acme/search/ranking/training"))
-        .body("policyVersion", equalTo("quota-rules-1/local-1"))
+        .body("policyVersion", equalTo("quota-rules-1/local-2"))
         .body("reason", equalTo("within the guarantee of acme/search/ranking/training: "
             + "non-preemptible"))
         .body("trace.rule", hasItem("Q2 guaranteed floor"));
@@ -56,7 +57,7 @@ class QuotaResourceTest {
         .body("nodes.find { it.path == 'acme/search/ranking/training' }.runningJobs", equalTo(1));
 
     given().get("/quota/tree").then().statusCode(200)
-        .body("fleetGpus", equalTo(64.0f))
+        .body("fleetGpus", equalTo(6776.0f))
         .body("nodes[0].path", equalTo("acme"))
         .body("nodes[0].borrowCapGpus", equalTo(null))
         .body("poolGpus", notNullValue());
@@ -71,6 +72,37 @@ class QuotaResourceTest {
         .body("gpuSeconds", equalTo(14400.0f))
         .body("pieces", equalTo(2))
         .body("currency", equalTo("CU"));
+  }
+
+  @Test
+  void shouldShowTheFloorInForceOnceAServicesPeakIsKnown() {
+    awaitServing();
+    String inference = "nodes.find { it.path == 'acme/search/ranking/inference' }.guaranteedGpus";
+    given().get("/quota/tree").then().statusCode(200).body(inference, equalTo(1600.0f));
+
+    send(TopicCatalogue.FORECAST_SLOTS, "search-api", SlotForecast.newBuilder()
+        .setServiceId("search-api").setSlotStart(T0).setSlotEnd(T0.plusSeconds(900))
+        .setHoliday(false).setSlotClass(io.tideline.events.SlotClass.PEAK).setP50(1500).setP90(2800).setP95(2900).setP99(3000)
+        .setHistoricalPeak(3000).setSampleDays(14).setComputedAt(T0).build());
+
+    // ceil(0.7 × 3000) = 2100 replaces the bootstrap 1600; ranking grows to 2100 + 1600.
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (given().get("/quota/tree").then().extract().path(inference) instanceof Float f
+        && f == 1600.0f && System.nanoTime() < deadline) {
+      pause();
+    }
+    given().get("/quota/tree").then().statusCode(200)
+        .body(inference, equalTo(2100.0f))
+        .body("nodes.find { it.path == 'acme/search/ranking' }.guaranteedGpus", equalTo(3700.0f));
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(200);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   @Test
