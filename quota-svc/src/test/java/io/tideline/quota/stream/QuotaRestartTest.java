@@ -6,6 +6,7 @@ import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LifecycleType;
 import io.tideline.events.QuotaVerdict;
+import io.tideline.events.SlotForecast;
 import io.tideline.events.Verdict;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
@@ -47,6 +48,14 @@ import org.junit.jupiter.api.Test;
 class QuotaRestartTest {
 
   static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
+  /**
+   * The scenario definition with the search inference queue serving search-api (Q5), on 20 GPUs:
+   * with search-api's floor at 7 the pool (20 − 15 = 5) still covers s1's 4 borrowed GPUs.
+   */
+  static final String DEFINITION = QuotaScenario.DEFINITION.replace(
+      "lane: INFERENCE, guaranteedGpus: 4,\n     lendLimitGpus: 0}",
+      "lane: INFERENCE, guaranteedGpus: 4,\n     lendLimitGpus: 0, services: [search-api]}")
+      .replace("fleetGpus: 16", "fleetGpus: 20");
   static TidelineInfra infra;
   static Map<String, Object> serde;
 
@@ -68,6 +77,7 @@ class QuotaRestartTest {
 
   @Test
   void shouldRebuildTheSameStateFromTheChangelogWithAFreshStateDirectory() throws Exception {
+    assertThat(DEFINITION).isNotEqualTo(QuotaScenario.DEFINITION);
     String appId = KafkaBroker.unique("quota-restart");
     Map<String, Map<String, String>> before;
     KafkaStreams first = streams(appId);
@@ -76,6 +86,11 @@ class QuotaRestartTest {
           .build());
       send(TopicCatalogue.JOBS_SUBMITTED, "s1", JobSubmissions.training("s1").gpus(4)
           .at(T0.plusSeconds(60)).build());
+      // Q5: search-api's peak 10 → its queue's floor in force is ceil(7) instead of 4.
+      send(TopicCatalogue.FORECAST_SLOTS, "search-api", SlotForecast.newBuilder()
+          .setServiceId("search-api").setSlotStart(T0).setSlotEnd(T0.plusSeconds(900))
+          .setHoliday(false).setP50(5).setP90(9).setP95(10).setP99(10).setHistoricalPeak(10)
+          .setSampleDays(14).setComputedAt(T0.plusSeconds(90)).build());
       send(TopicCatalogue.JOBS_LIFECYCLE, "g1", JobLifecycle.newBuilder().setJobId("g1")
           .setCluster(QuotaScenario.CLUSTER).setType(LifecycleType.STARTED)
           .setOccurredAt(T0.plusSeconds(120)).build());
@@ -98,6 +113,13 @@ class QuotaRestartTest {
       assertThat(q1.getJobId()).isEqualTo("q1");
       assertThat(q1.getVerdict()).isEqualTo(Verdict.QUEUED);
       assertThat(q1.getReason()).isEqualTo("borrowing cap of acme/search reached");
+      // The restored peaks still set the floor: 6 non-preemptible GPUs fit the floor of 7 only.
+      send(TopicCatalogue.JOBS_SUBMITTED, "inf", JobSubmissions.onlineInference("inf",
+          "search-api", 1.0).gpus(6).at(T0.plusSeconds(240)).build());
+      QuotaVerdict inf = verdicts(4, second).stream().filter(v -> v.getJobId().equals("inf"))
+          .findFirst().orElseThrow();
+      assertThat(inf.getVerdict()).isEqualTo(Verdict.GUARANTEED);
+      assertThat(inf.getGpus()).isEqualTo(6.0);
     }
   }
 
@@ -112,7 +134,7 @@ class QuotaRestartTest {
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     QuotaPolicy policy = QuotaPolicy.defaults(QuotaScenario.CLUSTER,
-        new QuotaPolicy.BootstrapDefinition("file:test-definition", QuotaScenario.DEFINITION));
+        new QuotaPolicy.BootstrapDefinition("file:test-definition", DEFINITION));
     KafkaStreams s = new KafkaStreams(QuotaTopology.build(policy, serde, QuotaListener.NONE), p);
     s.start();
     return s;
@@ -137,7 +159,8 @@ class QuotaRestartTest {
             all.put(name, entries);
           }
           String g = all.get(QuotaTopology.JOBS_STORE).get(job);
-          if (g != null && g.contains("\"RUNNING\"")) {
+          if (g != null && g.contains("\"RUNNING\"")
+              && all.get(QuotaTopology.STATE_STORE).containsKey("peaks")) {
             return all;
           }
         } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {

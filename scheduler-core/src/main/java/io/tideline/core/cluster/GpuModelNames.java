@@ -83,6 +83,9 @@ public record GpuModelNames(SortedMap<String, String> aliases) {
 
   /** Whether a job asking for {@code requested} may run on a node reporting {@code nodeModel}. */
   public boolean matches(String requested, String nodeModel) {
+    if (requested.equals(nodeModel)) {
+      return true; // the common case, without normalising
+    }
     String r = norm(requested);
     String n = norm(nodeModel);
     if (r.equals(n)) {
