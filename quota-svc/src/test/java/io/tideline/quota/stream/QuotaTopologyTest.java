@@ -306,6 +306,20 @@ class QuotaTopologyTest {
   }
 
   @Test
+  void shouldRejectAnUnknownTenantWithTheReasonAndKeepDeciding() {
+    q.submit(JobSubmissions.training("games-1").tenant("games", "arcade").gpus(1).at(T0).build());
+    q.submit(training("g1", 1, T0.plusSeconds(1)));
+
+    List<QuotaVerdict> vs = q.read(TopicCatalogue.QUOTA_VERDICTS);
+    assertThat(vs).extracting(QuotaVerdict::getJobId, QuotaVerdict::getVerdict,
+        QuotaVerdict::getReason).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("games-1", Verdict.REJECTED,
+                "unknown tenant 'games'"),
+            org.assertj.core.groups.Tuple.tuple("g1", Verdict.GUARANTEED,
+                "within the guarantee of acme/search/ranking/training: non-preemptible"));
+  }
+
+  @Test
   void shouldDeadLetterGarbageSubmissionsAndKeepDeciding() {
     q.raw(TopicCatalogue.JOBS_SUBMITTED, "bad", "not avro".getBytes(StandardCharsets.UTF_8), T0);
     q.submit(training("g1", 4, T0.plusSeconds(1)));
