@@ -40,6 +40,11 @@
  * the preemption right (granted by quota) that cannot be placed, with its shape and the ledger
  * version; asked once, and again only after a refusal once the ledger has changed.
  *
+ * <h2>Nodes that leave</h2>
+ * A {@code LEFT} node is gone (a {@code DRAINED} one is cordoned while its work finishes): it
+ * leaves the topology, every job with a GPU on it is RELEASED ("node left") and queued again with
+ * that reason, holds on its GPUs are dropped and reservations lose them.
+ *
  * <h2>Preemption and holds</h2>
  * A preemption plan is applied only if it answers the open request, the preemptor still waits,
  * every victim still runs and — when the ledger moved on since the plan's version — the
@@ -51,7 +56,10 @@
  * <h2>Fragmentation (T2–T4)</h2>
  * Per-node and cluster fragmentation indexes are Micrometer gauges
  * ({@link io.tideline.placement.ledger.PlacementMeters}), refreshed on clock ticks against the
- * demanded shapes (queued and running jobs). A job refused as FRAGMENTED triggers the passive
+ * demanded shapes (queued and running jobs), and {@code FragmentationReport} events on
+ * {@code placement.fragmentation} when the core's {@code FragmentationReporting} says one is due
+ * (first, a move of the cluster figure by 0.05, or every 15 minutes of event time); definition in
+ * {@code docs/design/fragmentation.md}. A job refused as FRAGMENTED triggers the passive
  * planner (one per pass); clock ticks run the active planner in the configured trough slots
  * (slot class from {@code forecast.slots} when a forecast covers now, else
  * {@code tideline.placement.default-slot-class}), never at PEAK, within the 3%-per-hour
