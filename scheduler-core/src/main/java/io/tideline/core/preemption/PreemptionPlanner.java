@@ -30,6 +30,8 @@ import java.util.Set;
  *       prefix whose eviction makes the probe feasible (galloping then binary search: O(log k)
  *       probes for a prefix of k, instead of k); then pruned to an irreducible set, keeping cheap
  *       candidates and dropping ones the placement does not need (O(log k) probes per victim).
+ *       With an {@link IncrementalProbe} the same set is found in one walk of O(k) single-job
+ *       updates, each O(nodes the job spans), with no full probe at all.
  *   <li>P5: the set goes ahead only if gain ≥ total cost × margin.
  *   <li>P6: every victim gets a queue boost, an off-peak retry hint and a shared-pool fallback.
  * </ol>
@@ -177,6 +179,60 @@ public final class PreemptionPlanner {
           c.cost(), compensation(now, nextTroughStart)));
     }
     return verdict.preempt(victims, costVsGain + " ≤ gain " + Numbers.d2(gainGpuHours) + " GPU-h");
+  }
+
+  /**
+   * Decides an idle reclaim (Q7): quota found {@code job} holding GPUs it does not use and
+   * recommends taking them all back. There is no preemptor, so no score ratio (P2) and no gain to
+   * weigh; what still protects a job does: W1 never-interrupted classes, W4 preemptibility
+   * (declared at submission: quota's recommendation does not override it), P3 protection and
+   * cooldown, P5 near completion. The cost (P4) is recorded so the owner's notice can show it.
+   *
+   * @param reclaimId id of the reclaim, the decision's subject (e.g. {@code idle-reclaim/job-7})
+   * @param job the idle job, as running now
+   * @param why quota's reason, quoted in the trace
+   * @param now decision time (event time of quota's recommendation)
+   * @param nextTroughStart start of the next trough slot, for the P6 retry hint; nullable
+   */
+  public PreemptionDecision reclaimIdle(String reclaimId, RunningJob job, String why,
+      Instant now, Instant nextTroughStart) {
+    Verdict verdict = new Verdict(reclaimId, 0, 0, now);
+    verdict.head(PreemptionRule.Q7_IDLE_RECLAIM, Result.PASS, "quota recommends reclaiming "
+        + job.jobId() + ": " + why);
+    String id = job.jobId();
+    TraceEntry refusal = null;
+    if (config.neverVictimClasses().contains(job.workloadClass())) {
+      refusal = new TraceEntry(id, PreemptionRule.W1_NEVER_INTERRUPTED, Result.REFUSE,
+          neverInterruptedText[job.workloadClass().ordinal()]);
+    } else if (!job.preemptible()) {
+      refusal = new TraceEntry(id, PreemptionRule.W4_PREEMPTIBLE, Result.REFUSE,
+          "not preemptible (declared at submission; an idle reclaim does not override it)");
+    } else if (guard.isProtected(job, now)) {
+      refusal = new TraceEntry(id, PreemptionRule.P3_PROTECTION, Result.REFUSE,
+          "protected until " + guard.protectedUntil(job));
+    } else if (guard.inCooldown(job, now)) {
+      refusal = new TraceEntry(id, PreemptionRule.P3_COOLDOWN, Result.REFUSE,
+          "cooldown until " + guard.cooldownUntil(job.lastPreemptedAt()));
+    }
+    MigrationCost cost = costModel.cost(job, now);
+    long remaining = job.expectedRemainingSeconds();
+    if (refusal == null && remaining != RunningJob.UNKNOWN_REMAINING
+        && remaining < config.nearCompletionFactor() * cost.wallSeconds()) {
+      refusal = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
+          "near completion: " + remaining + " s left < " + Numbers.d2(config.nearCompletionFactor())
+              + " × " + Numbers.d0(cost.wallSeconds()) + " s migration");
+    }
+    if (refusal != null) {
+      verdict.slots = new TraceEntry[] {refusal};
+      return verdict.refuse(PreemptionRule.Q7_IDLE_RECLAIM, "not reclaimed: " + refusal.detail());
+    }
+    verdict.totalCost = cost.gpuHours();
+    double score = this.score.of(job, now);
+    verdict.slots = new TraceEntry[] {new TraceEntry(id, PreemptionRule.VICTIM_SET, Result.TAKE,
+        "idle; score " + Numbers.d2(score) + ", cost " + Numbers.d2(cost.gpuHours()) + " GPU-h")};
+    return verdict.preempt(List.of(new Victim(id, job.tenant(), job.user(), score, cost,
+            compensation(now, nextTroughStart))), PreemptionRule.Q7_IDLE_RECLAIM,
+        "reclaimed " + Numbers.d2(job.gpusHeld()) + " idle GPU(s) of " + id);
   }
 
   /** P6: the same compensation for every victim of one decision. */
@@ -350,6 +406,9 @@ public final class PreemptionPlanner {
      * free a placement. The empty set is known infeasible.
      */
     List<Candidate> irreducibleSet() {
+      if (probe instanceof IncrementalProbe incremental) {
+        return irreducibleSet(incremental.open(preemptor));
+      }
       int n = sorted.size();
       List<Candidate> required = new ArrayList<>();
       // 1. Greedy in cost order: the shortest feasible prefix. Gallop 1, 2, 4 … so the probes
@@ -375,6 +434,45 @@ public final class PreemptionPlanner {
         int next = shortestFeasiblePrefix(required, 0, limit);
         required.add(sorted.get(next - 1));
         limit = next - 1;
+      }
+      required.sort(CHEAPEST_FIRST);
+      required.forEach(c -> c.taken = true);
+      return required;
+    }
+
+    /**
+     * The same set as the prefix search, found in one walk with an incremental probe:
+     * <ol>
+     *   <li>evict candidates cheapest first until the preemptor fits: that is the shortest
+     *       feasible prefix (none: {@code null});
+     *   <li>its last candidate is necessary; put the others back one by one, most expensive
+     *       first, and evict a candidate again only when the preemptor no longer fits without it.
+     *       A candidate is kept exactly when the kept ones above it plus the prefix below it are
+     *       infeasible — the prefix search's rule — so both paths keep the same victims, and
+     *       every kept victim is necessary (monotonicity: later put-backs only shrink the set).
+     * </ol>
+     */
+    private List<Candidate> irreducibleSet(IncrementalProbe.Session session) {
+      int shortest = 0;
+      for (Candidate c : sorted) {
+        session.evict(c.job.jobId());
+        shortest++;
+        if (session.feasible()) {
+          break;
+        }
+      }
+      if (shortest == 0 || !session.feasible()) {
+        return null;
+      }
+      List<Candidate> required = new ArrayList<>();
+      required.add(sorted.get(shortest - 1));
+      for (int j = shortest - 2; j >= 0; j--) {
+        Candidate c = sorted.get(j);
+        session.restore(c.job.jobId());
+        if (!session.feasible()) {
+          session.evict(c.job.jobId());
+          required.add(c);
+        }
       }
       required.sort(CHEAPEST_FIRST);
       required.forEach(c -> c.taken = true);
@@ -480,8 +578,12 @@ public final class PreemptionPlanner {
     }
 
     PreemptionDecision preempt(List<Victim> victims, String detail) {
+      return preempt(victims, PreemptionRule.P5_GAIN_VS_COST, detail);
+    }
+
+    PreemptionDecision preempt(List<Victim> victims, PreemptionRule rule, String detail) {
       return build(Outcome.PREEMPT, victims,
-          new TraceEntry(preemptorId, PreemptionRule.P5_GAIN_VS_COST, Result.PASS, detail));
+          new TraceEntry(preemptorId, rule, Result.PASS, detail));
     }
 
     private PreemptionDecision build(Outcome outcome, List<Victim> victims, TraceEntry last) {

@@ -37,6 +37,24 @@ class PreemptionInvariantsTest {
   final PreemptionPlanner planner = new PreemptionPlanner(CONFIG);
   final MigrationCostModel costs = new MigrationCostModel(CONFIG);
 
+  /**
+   * The incremental walk (IncrementalProbe) and the prefix search (plain probe) are two ways to
+   * the same set: over random clusters they take the same decision, trace included.
+   */
+  @Property(tries = 200)
+  void shouldChooseTheSameVictimsWithAnIncrementalProbeAsWithPrefixProbes(
+      @ForAll long clusterSeed, @ForAll long requestSeed, @ForAll @IntRange(min = 1, max = 12)
+      int nodes) {
+    RandomCluster rc = RandomCluster.generate(clusterSeed, nodes, NOW);
+    PreemptionRequest p = RandomCluster.randomRequest(requestSeed, nodes * 8);
+    FeasibilityProbe prefixOnly = (request, evicted) -> rc.cluster.feasibleWithout(request, evicted);
+
+    PreemptionDecision incremental = planner.decide(p, rc.jobs, rc.cluster, NOW, null);
+    PreemptionDecision prefix = planner.decide(p, rc.jobs, prefixOnly, NOW, null);
+
+    assertThat(incremental).isEqualTo(prefix);
+  }
+
   @Property(tries = 400)
   void shouldNeverBreakARule(
       @ForAll long clusterSeed, @ForAll long requestSeed, @ForAll @IntRange(min = 1, max = 12)
