@@ -52,6 +52,27 @@ public class DecisionQueries {
     return all.subList(0, Math.min(limit, all.size()));
   }
 
+  /**
+   * What the view holds, per cluster and entry kind (N nodes, J submissions, V verdicts, R running
+   * jobs, H holds, L lifecycle facts, S reservations waiting to start, M meta) — counts, so an
+   * operator (or a test) can see whether the view has caught up with the fleet.
+   */
+  public java.util.Map<String, java.util.Map<String, Integer>> viewCounts() {
+    java.util.Map<String, java.util.Map<String, Integer>> out = new java.util.TreeMap<>();
+    ReadOnlyKeyValueStore<String, byte[]> view = streams.store(StoreQueryParameters
+        .fromNameAndType(PreemptionTopology.VIEW_STORE, QueryableStoreTypes.keyValueStore()));
+    try (KeyValueIterator<String, byte[]> it = view.all()) {
+      while (it.hasNext()) {
+        String key = it.next().key;
+        int a = key.indexOf('|');
+        int b = key.indexOf('|', a + 1);
+        out.computeIfAbsent(key.substring(0, a), c -> new java.util.TreeMap<>())
+            .merge(key.substring(a + 1, b), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
   private PreemptionDecision decode(byte[] b) {
     return (PreemptionDecision) deserializer.deserialize(PreemptionTopology.DECISION_STORE, b);
   }
