@@ -276,4 +276,24 @@ class PreemptionFlowTest {
     assertThat(line(out.get(1), "gone", "Q7 idle reclaim").getDetail())
         .isEqualTo("stale reclaim: gone is not running");
   }
+
+  @Test
+  void shouldCapTheCandidateLinesAndCountTheRestPerRule() {
+    d.close();
+    PreemptionPolicy one = PreemptionPolicy.defaults(ViewDriver.CLUSTER);
+    d = new ViewDriver(registry.url(), new PreemptionPolicy(one.defaultCluster(), one.rules(),
+        one.placement(), one.assumedWait(), one.reservationValueHours(), one.offPeakStart(), 1));
+    d.nodes(2, T11);
+    running("train-a", "n01", at("13:50:00"), null);
+    running("train-b", "n02", at("13:51:00"), null);
+    d.admit(online("inf-1"), true, T14);
+
+    d.request(online("inf-1"), T14);
+
+    PreemptionDecision pd = d.decisions().get(0);
+    assertThat(pd.getTrace()).filteredOn(e -> e.getRule().equals("P3 protection")
+        && e.getSubject().startsWith("train-")).hasSize(1);
+    assertThat(line(pd, ClusterView.VIEW, "P3 protection").getDetail())
+        .startsWith("1 more candidate(s) refused by this rule");
+  }
 }
