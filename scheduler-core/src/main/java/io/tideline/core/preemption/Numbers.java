@@ -33,6 +33,22 @@ final class Numbers {
     return new String(buf, pos, buf.length - pos);
   }
 
+  /**
+   * Appends {@link #d2(double)} of {@code v} to {@code out} without an intermediate string: a trace
+   * line is built in one buffer (thousands of lines per decision, so garbage matters).
+   */
+  static StringBuilder appendD2(StringBuilder out, double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v) || Math.abs(v) >= 1e15) {
+      return out.append(v);
+    }
+    long cents = Math.round(Math.abs(v) * 100);
+    if (v < 0 && cents != 0) {
+      out.append('-');
+    }
+    return out.append(cents / 100).append('.').append((char) ('0' + cents / 10 % 10))
+        .append((char) ('0' + cents % 10));
+  }
+
   /** {@code v} rounded to whole units. */
   static String d0(double v) {
     return Long.toString(Math.round(v));

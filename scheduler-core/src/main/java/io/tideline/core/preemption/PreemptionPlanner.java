@@ -142,8 +142,8 @@ public final class PreemptionPlanner {
     Search search = new Search(preemptor, probe, eligible);
     List<Candidate> chosen = search.irreducibleSet();
     if (chosen == null) {
-      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP,
-          "eligible (" + c.summary() + "), but no set of eligible victims frees a placement"));
+      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP, c.summary("eligible (",
+          "), but no set of eligible victims frees a placement")));
       return verdict.refuse(PreemptionRule.FEASIBILITY, "no feasible placement even evicting all "
           + eligible.size() + " eligible candidates");
     }
@@ -157,12 +157,12 @@ public final class PreemptionPlanner {
     boolean pays = atLeast(gainGpuHours, total * config.gainMargin());
     for (Candidate c : eligible) {
       if (!c.taken) {
-        slots[c.slot()] = c.entry(Result.SKIP, "eligible (" + c.summary() + "), not needed");
+        slots[c.slot()] = c.entry(Result.SKIP, c.summary("eligible (", "), not needed"));
       } else if (pays) {
-        slots[c.slot()] = c.entry(Result.TAKE, c.summary());
+        slots[c.slot()] = c.entry(Result.TAKE, c.summary("", ""));
       } else {
-        slots[c.slot()] = c.entry(Result.SKIP,
-            "in the cheapest feasible set (" + c.summary() + "), but the set does not pay");
+        slots[c.slot()] = c.entry(Result.SKIP, c.summary("in the cheapest feasible set (",
+            "), but the set does not pay"));
       }
     }
     String costVsGain = chosen.size() + " victims, cost " + Numbers.d2(total) + " GPU-h × "
@@ -304,7 +304,8 @@ public final class PreemptionPlanner {
     double ratio = preemptorScore / victimScore;
     if (!atLeast(preemptorScore, config.scoreRatioThreshold() * victimScore)) {
       slots[i] = new TraceEntry(id, PreemptionRule.P2_THRESHOLD, Result.REFUSE,
-          "score ratio " + Numbers.d2(ratio) + thresholdText);
+          Numbers.appendD2(new StringBuilder(32).append("score ratio "), ratio)
+              .append(thresholdText).toString());
       return null;
     }
     if (job.checkpoint() != null && job.checkpoint().stateSizeGb() > config.maxVictimStateGb()) {
@@ -325,7 +326,8 @@ public final class PreemptionPlanner {
     double gpuHours = cost.gpuHours();
     if (!atLeast(gainGpuHours, gpuHours * config.gainMargin())) {
       slots[i] = new TraceEntry(id, PreemptionRule.P5_GAIN_VS_COST, Result.REFUSE,
-          "cost " + Numbers.d2(gpuHours) + marginText + Numbers.d2(gainGpuHours) + " GPU-h");
+          Numbers.appendD2(Numbers.appendD2(new StringBuilder(64).append("cost "), gpuHours)
+              .append(marginText), gainGpuHours).append(" GPU-h").toString());
       return null;
     }
     return new Candidate(i, job, victimScore, ratio, cost, gpuHours);
@@ -376,9 +378,13 @@ public final class PreemptionPlanner {
       return costGpuHours;
     }
 
-    String summary() {
-      return "score " + Numbers.d2(score) + ", ratio " + Numbers.d2(ratio) + ", cost "
-          + Numbers.d2(costGpuHours) + " GPU-h";
+    /** {@code prefix + "score S, ratio R, cost C GPU-h" + suffix}, built in one buffer. */
+    String summary(String prefix, String suffix) {
+      StringBuilder b = new StringBuilder(prefix.length() + suffix.length() + 48).append(prefix)
+          .append("score ");
+      Numbers.appendD2(b, score).append(", ratio ");
+      Numbers.appendD2(b, ratio).append(", cost ");
+      return Numbers.appendD2(b, costGpuHours).append(" GPU-h").append(suffix).toString();
     }
 
     TraceEntry entry(Result result, String detail) {

@@ -17,4 +17,19 @@ class NumbersTest {
     assertThat(Numbers.d2(-0.001)).isEqualTo("0.00");
     assertThat(Numbers.d0(411.6)).isEqualTo("412");
   }
+
+  @Test
+  void shouldAppendExactlyWhatD2Formats() {
+    double[] values = {0, 1.3, 1.49, 1.499999, 0.05, 12, -2.1, -0.001, -0.005, 0.005, 123456.789,
+        Double.NaN, Double.POSITIVE_INFINITY, 1e15, -1e16, 99.995, 0.994999};
+    for (double v : values) {
+      assertThat(Numbers.appendD2(new StringBuilder("x"), v).toString())
+          .as("%s", v).isEqualTo("x" + Numbers.d2(v));
+    }
+    java.util.Random rnd = new java.util.Random(7);
+    for (int i = 0; i < 10_000; i++) {
+      double v = (rnd.nextDouble() - 0.5) * Math.pow(10, rnd.nextInt(8));
+      assertThat(Numbers.appendD2(new StringBuilder(), v).toString()).isEqualTo(Numbers.d2(v));
+    }
+  }
 }
