@@ -45,7 +45,15 @@ final class Numbers {
     if (v < 0 && cents != 0) {
       out.append('-');
     }
-    return out.append(cents / 100).append('.').append((char) ('0' + cents / 10 % 10))
+    long whole = cents / 100;
+    if (whole < 10) {
+      out.append((char) ('0' + whole));
+    } else if (whole < 100) {
+      out.append((char) ('0' + whole / 10)).append((char) ('0' + whole % 10));
+    } else {
+      out.append(whole);
+    }
+    return out.append('.').append((char) ('0' + cents / 10 % 10))
         .append((char) ('0' + cents % 10));
   }
 

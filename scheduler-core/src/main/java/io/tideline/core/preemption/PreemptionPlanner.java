@@ -136,7 +136,7 @@ public final class PreemptionPlanner {
     }
 
     // 4. Sort once, cheapest first, job id last for a total order.
-    eligible.sort(CHEAPEST_FIRST);
+    sortCheapestFirst(eligible);
 
     // 5. Shortest feasible prefix, then prune to an irreducible set.
     Search search = new Search(preemptor, probe, eligible);
@@ -233,6 +233,45 @@ public final class PreemptionPlanner {
     return verdict.preempt(List.of(new Victim(id, job.tenant(), job.user(), score, cost,
             compensation(now, nextTroughStart))), PreemptionRule.Q7_IDLE_RECLAIM,
         "reclaimed " + Numbers.d2(job.gpusHeld()) + " idle GPU(s) of " + id);
+  }
+
+  /**
+   * Sorts by {@link #CHEAPEST_FIRST}, mostly on primitives: the candidates are ordered by a long
+   * key (the cost rounded to a float, then the position), and only runs whose float costs tie are
+   * re-sorted with the full comparator. Float rounding is monotone, so a smaller float cost means
+   * a smaller cost and the result is exactly the comparator's order — at a fraction of the cost of
+   * comparator calls on thousands of candidates.
+   */
+  static void sortCheapestFirst(List<Candidate> list) {
+    int n = list.size();
+    long[] keys = new long[n];
+    for (int i = 0; i < n; i++) {
+      double cost = list.get(i).costGpuHours + 0.0; // -0.0 → 0.0
+      if (!(cost >= 0) || Double.isInfinite(cost)) {
+        list.sort(CHEAPEST_FIRST); // not a plain non-negative cost: the general path
+        return;
+      }
+      keys[i] = ((long) Float.floatToIntBits((float) cost) << 32) | i;
+    }
+    java.util.Arrays.sort(keys);
+    Candidate[] sorted = new Candidate[n];
+    for (int i = 0; i < n; i++) {
+      sorted[i] = list.get((int) keys[i]);
+    }
+    // runs of equal float costs: the exact comparator decides
+    for (int start = 0; start < n; ) {
+      int end = start + 1;
+      while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
+        end++;
+      }
+      if (end - start > 1) {
+        java.util.Arrays.sort(sorted, start, end, CHEAPEST_FIRST);
+      }
+      start = end;
+    }
+    for (int i = 0; i < n; i++) {
+      list.set(i, sorted[i]);
+    }
   }
 
   /** P6: the same compensation for every victim of one decision. */

@@ -122,7 +122,9 @@ class PreemptionInvariantsTest {
         .collect(Collectors.toSet())).isEqualTo(ids);
   }
 
-  @Property(tries = 400)
+  // A coverage check of the generator, not of the planner: on a random seed 7 of 400 tries can
+  // land just under the 2% bar, so it runs on a fixed seed (the other properties stay random).
+  @Property(tries = 400, seed = "20261102")
   @StatisticsReport(label = "outcome", format = Histogram.class)
   void shouldPreemptOftenEnoughForTheInvariantsToBite(
       @ForAll long clusterSeed, @ForAll long requestSeed, @ForAll @IntRange(min = 1, max = 12)
