@@ -51,10 +51,25 @@ final class Numbers {
     } else if (whole < 100) {
       out.append((char) ('0' + whole / 10)).append((char) ('0' + whole % 10));
     } else {
-      out.append(whole);
+      appendLong(out, whole);
     }
     return out.append('.').append((char) ('0' + cents / 10 % 10))
         .append((char) ('0' + cents % 10));
+  }
+
+  /** Appends {@code v} in decimal, like {@code append(long)} but without {@code Long.getChars}. */
+  static StringBuilder appendLong(StringBuilder out, long v) {
+    if (v < 0) {
+      return out.append(v);
+    }
+    long p = 1;
+    while (p <= v / 10) {
+      p *= 10;
+    }
+    for (; p > 0; p /= 10) {
+      out.append((char) ('0' + v / p % 10));
+    }
+    return out;
   }
 
   /** {@code v} rounded to whole units. */

@@ -64,6 +64,7 @@ public final class PreemptionPlanner {
   private final String thresholdText;
   private final String marginText;
   private final String maxStateText;
+  private final String nearCompletionText;
   private final String[] neverInterruptedText;
 
   public PreemptionPlanner(PreemptionConfig config) {
@@ -75,6 +76,7 @@ public final class PreemptionPlanner {
     this.thresholdText = " < " + Numbers.d2(config.scoreRatioThreshold());
     this.marginText = " GPU-h × " + Numbers.d2(config.gainMargin()) + " > gain ";
     this.maxStateText = " GB > " + Numbers.d0(config.maxVictimStateGb()) + " GB";
+    this.nearCompletionText = " s left < " + Numbers.d2(config.nearCompletionFactor()) + " × ";
     this.neverInterruptedText = new String[WorkloadClass.values().length];
     for (WorkloadClass wc : WorkloadClass.values()) {
       neverInterruptedText[wc.ordinal()] = wc + " is never interrupted";
@@ -357,9 +359,11 @@ public final class PreemptionPlanner {
     long remaining = job.expectedRemainingSeconds();
     if (remaining != RunningJob.UNKNOWN_REMAINING
         && remaining < config.nearCompletionFactor() * wall) {
+      StringBuilder b = new StringBuilder(64).append("near completion: ");
+      Numbers.appendLong(b, remaining).append(nearCompletionText);
+      Numbers.appendLong(b, Math.round(wall)).append(" s migration");
       slots[i] = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
-          "near completion: " + remaining + " s left < " + Numbers.d2(config.nearCompletionFactor())
-              + " × " + Numbers.d0(wall) + " s migration");
+          b.toString());
       return null;
     }
     double gpuHours = cost.gpuHours();

@@ -32,4 +32,12 @@ class NumbersTest {
       assertThat(Numbers.appendD2(new StringBuilder(), v).toString()).isEqualTo(Numbers.d2(v));
     }
   }
+
+  @Test
+  void shouldAppendLongsLikeToString() {
+    long[] values = {0, 7, 10, 99, 100, 12345, 999_999_999_999L, Long.MAX_VALUE, -1, Long.MIN_VALUE};
+    for (long v : values) {
+      assertThat(Numbers.appendLong(new StringBuilder(), v).toString()).isEqualTo(Long.toString(v));
+    }
+  }
 }
