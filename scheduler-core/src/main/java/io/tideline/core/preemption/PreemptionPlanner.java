@@ -124,9 +124,10 @@ public final class PreemptionPlanner {
     // 3. Filter the snapshot: cheap flag and time checks first, the cost model last.
     TraceEntry[] slots = new TraceEntry[running.size()];
     List<Candidate> eligible = new ArrayList<>();
+    StringBuilder line = new StringBuilder(128); // one buffer for every trace line of the decision
     for (int i = 0; i < running.size(); i++) {
       RunningJob job = running.get(i);
-      Candidate c = screen(preemptor, preemptorScore, gainGpuHours, job, i, now, slots);
+      Candidate c = screen(preemptor, preemptorScore, gainGpuHours, job, i, now, slots, line);
       if (c != null) {
         eligible.add(c);
       }
@@ -144,7 +145,7 @@ public final class PreemptionPlanner {
     Search search = new Search(preemptor, probe, eligible);
     List<Candidate> chosen = search.irreducibleSet();
     if (chosen == null) {
-      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP, c.summary("eligible (",
+      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "eligible (",
           "), but no set of eligible victims frees a placement")));
       return verdict.refuse(PreemptionRule.FEASIBILITY, "no feasible placement even evicting all "
           + eligible.size() + " eligible candidates");
@@ -159,11 +160,11 @@ public final class PreemptionPlanner {
     boolean pays = atLeast(gainGpuHours, total * config.gainMargin());
     for (Candidate c : eligible) {
       if (!c.taken) {
-        slots[c.slot()] = c.entry(Result.SKIP, c.summary("eligible (", "), not needed"));
+        slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "eligible (", "), not needed"));
       } else if (pays) {
-        slots[c.slot()] = c.entry(Result.TAKE, c.summary("", ""));
+        slots[c.slot()] = c.entry(Result.TAKE, c.summary(line, "", ""));
       } else {
-        slots[c.slot()] = c.entry(Result.SKIP, c.summary("in the cheapest feasible set (",
+        slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "in the cheapest feasible set (",
             "), but the set does not pay"));
       }
     }
@@ -177,8 +178,9 @@ public final class PreemptionPlanner {
     // 7. P6: compensate every victim.
     List<Victim> victims = new ArrayList<>(chosen.size());
     for (Candidate c : chosen) {
+      // the full cost breakdown only for the victims (the screening kept just the totals)
       victims.add(new Victim(c.job().jobId(), c.job().tenant(), c.job().user(), c.score(),
-          c.cost(), compensation(now, nextTroughStart)));
+          costModel.cost(c.job(), now), compensation(now, nextTroughStart)));
     }
     return verdict.preempt(victims, costVsGain + " ≤ gain " + Numbers.d2(gainGpuHours) + " GPU-h");
   }
@@ -315,7 +317,8 @@ public final class PreemptionPlanner {
    * {@code slots[i]} and returns {@code null}, or returns the eligible candidate.
    */
   private Candidate screen(PreemptionRequest preemptor, double preemptorScore,
-      double gainGpuHours, RunningJob job, int i, Instant now, TraceEntry[] slots) {
+      double gainGpuHours, RunningJob job, int i, Instant now, TraceEntry[] slots,
+      StringBuilder line) {
     String id = job.jobId();
     if (id.equals(preemptor.jobId())) {
       slots[i] = new TraceEntry(id, PreemptionRule.SELF, Result.REFUSE, "is the preemptor");
@@ -345,7 +348,7 @@ public final class PreemptionPlanner {
     double ratio = preemptorScore / victimScore;
     if (!atLeast(preemptorScore, config.scoreRatioThreshold() * victimScore)) {
       slots[i] = new TraceEntry(id, PreemptionRule.P2_THRESHOLD, Result.REFUSE,
-          Numbers.appendD2(new StringBuilder(32).append("score ratio "), ratio)
+          Numbers.appendD2(fresh(line).append("score ratio "), ratio)
               .append(thresholdText).toString());
       return null;
     }
@@ -354,26 +357,31 @@ public final class PreemptionPlanner {
           "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + maxStateText);
       return null;
     }
-    MigrationCost cost = costModel.cost(job, now);
-    double wall = cost.wallSeconds();
+    double wall = costModel.wallSeconds(job, now);
     long remaining = job.expectedRemainingSeconds();
     if (remaining != RunningJob.UNKNOWN_REMAINING
         && remaining < config.nearCompletionFactor() * wall) {
-      StringBuilder b = new StringBuilder(64).append("near completion: ");
+      StringBuilder b = fresh(line).append("near completion: ");
       Numbers.appendLong(b, remaining).append(nearCompletionText);
       Numbers.appendLong(b, Math.round(wall)).append(" s migration");
       slots[i] = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
           b.toString());
       return null;
     }
-    double gpuHours = cost.gpuHours();
+    double gpuHours = wall * job.gpusHeld() / SECONDS_PER_HOUR; // as MigrationCost.gpuHours()
     if (!atLeast(gainGpuHours, gpuHours * config.gainMargin())) {
       slots[i] = new TraceEntry(id, PreemptionRule.P5_GAIN_VS_COST, Result.REFUSE,
-          Numbers.appendD2(Numbers.appendD2(new StringBuilder(64).append("cost "), gpuHours)
+          Numbers.appendD2(Numbers.appendD2(fresh(line).append("cost "), gpuHours)
               .append(marginText), gainGpuHours).append(" GPU-h").toString());
       return null;
     }
-    return new Candidate(i, job, victimScore, ratio, cost, gpuHours);
+    return new Candidate(i, job, victimScore, ratio, gpuHours);
+  }
+
+  /** The decision's line buffer, emptied. */
+  private static StringBuilder fresh(StringBuilder line) {
+    line.setLength(0);
+    return line;
   }
 
   /** {@code a ≥ b}, forgiving floating-point noise relative to their size. */
@@ -387,17 +395,14 @@ public final class PreemptionPlanner {
     private final RunningJob job;
     private final double score;
     private final double ratio;
-    private final MigrationCost cost;
     private final double costGpuHours;
     private boolean taken;
 
-    Candidate(int slot, RunningJob job, double score, double ratio, MigrationCost cost,
-        double costGpuHours) {
+    Candidate(int slot, RunningJob job, double score, double ratio, double costGpuHours) {
       this.slot = slot;
       this.job = job;
       this.score = score;
       this.ratio = ratio;
-      this.cost = cost;
       this.costGpuHours = costGpuHours;
     }
 
@@ -413,18 +418,13 @@ public final class PreemptionPlanner {
       return score;
     }
 
-    MigrationCost cost() {
-      return cost;
-    }
-
     double costGpuHours() {
       return costGpuHours;
     }
 
     /** {@code prefix + "score S, ratio R, cost C GPU-h" + suffix}, built in one buffer. */
-    String summary(String prefix, String suffix) {
-      StringBuilder b = new StringBuilder(prefix.length() + suffix.length() + 48).append(prefix)
-          .append("score ");
+    String summary(StringBuilder line, String prefix, String suffix) {
+      StringBuilder b = fresh(line).append(prefix).append("score ");
       Numbers.appendD2(b, score).append(", ratio ");
       Numbers.appendD2(b, ratio).append(", cost ");
       return Numbers.appendD2(b, costGpuHours).append(" GPU-h").append(suffix).toString();

@@ -40,4 +40,18 @@ class NumbersTest {
       assertThat(Numbers.appendLong(new StringBuilder(), v).toString()).isEqualTo(Long.toString(v));
     }
   }
+
+  @Test
+  void shouldMeasureMillisExactlyLikeDuration() {
+    java.util.Random rnd = new java.util.Random(11);
+    java.time.Instant base = java.time.Instant.parse("2026-11-02T14:30:00Z");
+    for (int i = 0; i < 10_000; i++) {
+      java.time.Instant a = base.plusSeconds(rnd.nextInt(200_000) - 100_000)
+          .plusNanos(rnd.nextInt(1_000_000_000));
+      java.time.Instant b = base.plusSeconds(rnd.nextInt(200_000) - 100_000)
+          .plusNanos(rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(1_000_000_000));
+      assertThat(Times.millisBetween(a, b)).as("%s → %s", a, b)
+          .isEqualTo(java.time.Duration.between(a, b).toMillis());
+    }
+  }
 }
