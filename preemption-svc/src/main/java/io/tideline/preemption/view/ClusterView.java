@@ -279,6 +279,7 @@ final class ClusterView {
     advance(r.getRequestedAt());
     Instant at = r.getRequestedAt();
     String id = r.getPreemptorJobId();
+    ClusterSnapshot s = nodes.isEmpty() ? null : snapshot(); // first: the view line names gaps
     List<RuleTraceEntry> head = new ArrayList<>();
     head.add(viewLine(r.getLedgerVersion()));
     // 1. the request must be about a job we know that still waits
@@ -308,9 +309,8 @@ final class ClusterView {
     PreemptionRequest core = new PreemptionRequest(id, job.tenant(), job.user(),
         job.workloadClass(), job.critical(), v != null && v.getPreemptionRightGranted(),
         Math.max(1, job.gpuCount()), job.nodes(), policy.assumedWait().toSeconds(), 0,
-        consumedGpuHours(id));
+        0); // GPU-hours of earlier runs of the preemptor are not tracked yet
     // 3. decide on our view, with placement's own placer as the feasibility probe
-    ClusterSnapshot s = snapshot();
     PreemptionDecision d = planner.decide(core, runningJobs(at), new PlacementProbe(placer, s,
         job, at), at, nextOffPeak(at));
     publish(decisionId, r.getRequestId(), id, d, r.getLedgerVersion(),
@@ -437,10 +437,6 @@ final class ClusterView {
         gpus, Math.max(1, spanned.size()), started, f == null ? null : f.lastPreemptedAt,
         f == null ? null : f.lastCheckpointAt, warm, cacheGb, remaining,
         gpus * elapsed / 3600.0, j == null ? null : j.checkpoint());
-  }
-
-  private double consumedGpuHours(String id) {
-    return 0; // a waiting job holds nothing; earlier runs are not tracked yet
   }
 
   /** The ledger as placement would see it: nodes, running allocations, holds, cordons. */

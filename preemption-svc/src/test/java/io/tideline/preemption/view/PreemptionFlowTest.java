@@ -296,4 +296,22 @@ class PreemptionFlowTest {
     assertThat(line(pd, ClusterView.VIEW, "P3 protection").getDetail())
         .startsWith("1 more candidate(s) refused by this rule");
   }
+
+  @Test
+  void shouldRecordARefusedReclaimWhenEveryHolderIsProtectedAtTheReservationStart() {
+    running("train-a", "n01", at("14:05:00"), null); // protected until 14:20
+    running("train-b", "n02", at("14:06:00"), null); // protected until 14:21
+    d.reserve("search/14:15", "search", 8, at("14:15:00"), at("15:00:00"), T14);
+
+    d.tick(at("14:15:00"));
+
+    PreemptionDecision pd = d.decisions().get(0);
+    assertThat(pd.getTrigger()).isEqualTo("RESERVATION_START");
+    assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.REFUSED);
+    assertThat(pd.getVictims()).isEmpty();
+    assertThat(line(pd, "train-a", "P3 protection").getDetail())
+        .isEqualTo("protected until 2026-11-02T14:20:00Z");
+    assertThat(line(pd, "train-b", "P3 protection").getDetail())
+        .isEqualTo("protected until 2026-11-02T14:21:00Z");
+  }
 }
