@@ -1,7 +1,6 @@
 package io.tideline.core.preemption;
 
 import io.tideline.core.model.CheckpointProfile;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -42,6 +41,20 @@ public final class MigrationCostModel {
     return new MigrationCost(write, restore, comm, lost, warmup, job.gpusHeld());
   }
 
+  /**
+   * {@code cost(job, now).wallSeconds()} without building the {@link MigrationCost}: the same
+   * terms summed in the same order, so the screening of thousands of candidates allocates nothing.
+   */
+  public double wallSeconds(RunningJob job, Instant now) {
+    CheckpointProfile cp = job.checkpoint();
+    double write = cp == null ? 0 : writeSeconds(cp);
+    double restore = config.restoreFactor() * write;
+    double comm = commRebuildSeconds(job.gpusHeld(), job.nodesSpanned());
+    double lost = lostProgressSeconds(job, now);
+    double warmup = job.cacheWarm() ? job.dataCacheGb() / config.cacheFillGbPerSec() : 0;
+    return write + restore + comm + lost + warmup;
+  }
+
   /** Checkpoint write time: single-writer time shortened by sharding (Amdahl, P4). */
   public double writeSeconds(CheckpointProfile cp) {
     double singleWriter = cp.stateSizeGb() / cp.storageBandwidthGbPerSec();
@@ -66,6 +79,6 @@ public final class MigrationCostModel {
     if (job.lastCheckpointAt() != null && job.lastCheckpointAt().isAfter(since)) {
       since = job.lastCheckpointAt();
     }
-    return Math.max(0, Duration.between(since, now).toMillis() / 1000.0);
+    return Math.max(0, Times.millisBetween(since, now) / 1000.0);
   }
 }

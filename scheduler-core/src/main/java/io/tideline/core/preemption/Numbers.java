@@ -33,6 +33,45 @@ final class Numbers {
     return new String(buf, pos, buf.length - pos);
   }
 
+  /**
+   * Appends {@link #d2(double)} of {@code v} to {@code out} without an intermediate string: a trace
+   * line is built in one buffer (thousands of lines per decision, so garbage matters).
+   */
+  static StringBuilder appendD2(StringBuilder out, double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v) || Math.abs(v) >= 1e15) {
+      return out.append(v);
+    }
+    long cents = Math.round(Math.abs(v) * 100);
+    if (v < 0 && cents != 0) {
+      out.append('-');
+    }
+    long whole = cents / 100;
+    if (whole < 10) {
+      out.append((char) ('0' + whole));
+    } else if (whole < 100) {
+      out.append((char) ('0' + whole / 10)).append((char) ('0' + whole % 10));
+    } else {
+      appendLong(out, whole);
+    }
+    return out.append('.').append((char) ('0' + cents / 10 % 10))
+        .append((char) ('0' + cents % 10));
+  }
+
+  /** Appends {@code v} in decimal, like {@code append(long)} but without {@code Long.getChars}. */
+  static StringBuilder appendLong(StringBuilder out, long v) {
+    if (v < 0) {
+      return out.append(v);
+    }
+    long p = 1;
+    while (p <= v / 10) {
+      p *= 10;
+    }
+    for (; p > 0; p /= 10) {
+      out.append((char) ('0' + v / p % 10));
+    }
+    return out;
+  }
+
   /** {@code v} rounded to whole units. */
   static String d0(double v) {
     return Long.toString(Math.round(v));

@@ -30,6 +30,8 @@ import java.util.Set;
  *       prefix whose eviction makes the probe feasible (galloping then binary search: O(log k)
  *       probes for a prefix of k, instead of k); then pruned to an irreducible set, keeping cheap
  *       candidates and dropping ones the placement does not need (O(log k) probes per victim).
+ *       With an {@link IncrementalProbe} the same set is found in one walk of O(k) single-job
+ *       updates, each O(nodes the job spans), with no full probe at all.
  *   <li>P5: the set goes ahead only if gain ≥ total cost × margin.
  *   <li>P6: every victim gets a queue boost, an off-peak retry hint and a shared-pool fallback.
  * </ol>
@@ -62,6 +64,7 @@ public final class PreemptionPlanner {
   private final String thresholdText;
   private final String marginText;
   private final String maxStateText;
+  private final String nearCompletionText;
   private final String[] neverInterruptedText;
 
   public PreemptionPlanner(PreemptionConfig config) {
@@ -73,6 +76,7 @@ public final class PreemptionPlanner {
     this.thresholdText = " < " + Numbers.d2(config.scoreRatioThreshold());
     this.marginText = " GPU-h × " + Numbers.d2(config.gainMargin()) + " > gain ";
     this.maxStateText = " GB > " + Numbers.d0(config.maxVictimStateGb()) + " GB";
+    this.nearCompletionText = " s left < " + Numbers.d2(config.nearCompletionFactor()) + " × ";
     this.neverInterruptedText = new String[WorkloadClass.values().length];
     for (WorkloadClass wc : WorkloadClass.values()) {
       neverInterruptedText[wc.ordinal()] = wc + " is never interrupted";
@@ -120,9 +124,10 @@ public final class PreemptionPlanner {
     // 3. Filter the snapshot: cheap flag and time checks first, the cost model last.
     TraceEntry[] slots = new TraceEntry[running.size()];
     List<Candidate> eligible = new ArrayList<>();
+    StringBuilder line = new StringBuilder(128); // one buffer for every trace line of the decision
     for (int i = 0; i < running.size(); i++) {
       RunningJob job = running.get(i);
-      Candidate c = screen(preemptor, preemptorScore, gainGpuHours, job, i, now, slots);
+      Candidate c = screen(preemptor, preemptorScore, gainGpuHours, job, i, now, slots, line);
       if (c != null) {
         eligible.add(c);
       }
@@ -134,14 +139,14 @@ public final class PreemptionPlanner {
     }
 
     // 4. Sort once, cheapest first, job id last for a total order.
-    eligible.sort(CHEAPEST_FIRST);
+    sortCheapestFirst(eligible);
 
     // 5. Shortest feasible prefix, then prune to an irreducible set.
     Search search = new Search(preemptor, probe, eligible);
     List<Candidate> chosen = search.irreducibleSet();
     if (chosen == null) {
-      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP,
-          "eligible (" + c.summary() + "), but no set of eligible victims frees a placement"));
+      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "eligible (",
+          "), but no set of eligible victims frees a placement")));
       return verdict.refuse(PreemptionRule.FEASIBILITY, "no feasible placement even evicting all "
           + eligible.size() + " eligible candidates");
     }
@@ -155,12 +160,12 @@ public final class PreemptionPlanner {
     boolean pays = atLeast(gainGpuHours, total * config.gainMargin());
     for (Candidate c : eligible) {
       if (!c.taken) {
-        slots[c.slot()] = c.entry(Result.SKIP, "eligible (" + c.summary() + "), not needed");
+        slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "eligible (", "), not needed"));
       } else if (pays) {
-        slots[c.slot()] = c.entry(Result.TAKE, c.summary());
+        slots[c.slot()] = c.entry(Result.TAKE, c.summary(line, "", ""));
       } else {
-        slots[c.slot()] = c.entry(Result.SKIP,
-            "in the cheapest feasible set (" + c.summary() + "), but the set does not pay");
+        slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "in the cheapest feasible set (",
+            "), but the set does not pay"));
       }
     }
     String costVsGain = chosen.size() + " victims, cost " + Numbers.d2(total) + " GPU-h × "
@@ -173,10 +178,104 @@ public final class PreemptionPlanner {
     // 7. P6: compensate every victim.
     List<Victim> victims = new ArrayList<>(chosen.size());
     for (Candidate c : chosen) {
+      // the full cost breakdown only for the victims (the screening kept just the totals)
       victims.add(new Victim(c.job().jobId(), c.job().tenant(), c.job().user(), c.score(),
-          c.cost(), compensation(now, nextTroughStart)));
+          costModel.cost(c.job(), now), compensation(now, nextTroughStart)));
     }
     return verdict.preempt(victims, costVsGain + " ≤ gain " + Numbers.d2(gainGpuHours) + " GPU-h");
+  }
+
+  /**
+   * Decides an idle reclaim (Q7): quota found {@code job} holding GPUs it does not use and
+   * recommends taking them all back. There is no preemptor, so no score ratio (P2) and no gain to
+   * weigh; what still protects a job does: W1 never-interrupted classes, W4 preemptibility
+   * (declared at submission: quota's recommendation does not override it), P3 protection and
+   * cooldown, P5 near completion. The cost (P4) is recorded so the owner's notice can show it.
+   *
+   * @param reclaimId id of the reclaim, the decision's subject (e.g. {@code idle-reclaim/job-7})
+   * @param job the idle job, as running now
+   * @param why quota's reason, quoted in the trace
+   * @param now decision time (event time of quota's recommendation)
+   * @param nextTroughStart start of the next trough slot, for the P6 retry hint; nullable
+   */
+  public PreemptionDecision reclaimIdle(String reclaimId, RunningJob job, String why,
+      Instant now, Instant nextTroughStart) {
+    Verdict verdict = new Verdict(reclaimId, 0, 0, now);
+    verdict.head(PreemptionRule.Q7_IDLE_RECLAIM, Result.PASS, "quota recommends reclaiming "
+        + job.jobId() + ": " + why);
+    String id = job.jobId();
+    TraceEntry refusal = null;
+    if (config.neverVictimClasses().contains(job.workloadClass())) {
+      refusal = new TraceEntry(id, PreemptionRule.W1_NEVER_INTERRUPTED, Result.REFUSE,
+          neverInterruptedText[job.workloadClass().ordinal()]);
+    } else if (!job.preemptible()) {
+      refusal = new TraceEntry(id, PreemptionRule.W4_PREEMPTIBLE, Result.REFUSE,
+          "not preemptible (declared at submission; an idle reclaim does not override it)");
+    } else if (guard.isProtected(job, now)) {
+      refusal = new TraceEntry(id, PreemptionRule.P3_PROTECTION, Result.REFUSE,
+          "protected until " + guard.protectedUntil(job));
+    } else if (guard.inCooldown(job, now)) {
+      refusal = new TraceEntry(id, PreemptionRule.P3_COOLDOWN, Result.REFUSE,
+          "cooldown until " + guard.cooldownUntil(job.lastPreemptedAt()));
+    }
+    MigrationCost cost = costModel.cost(job, now);
+    long remaining = job.expectedRemainingSeconds();
+    if (refusal == null && remaining != RunningJob.UNKNOWN_REMAINING
+        && remaining < config.nearCompletionFactor() * cost.wallSeconds()) {
+      refusal = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
+          "near completion: " + remaining + " s left < " + Numbers.d2(config.nearCompletionFactor())
+              + " × " + Numbers.d0(cost.wallSeconds()) + " s migration");
+    }
+    if (refusal != null) {
+      verdict.slots = new TraceEntry[] {refusal};
+      return verdict.refuse(PreemptionRule.Q7_IDLE_RECLAIM, "not reclaimed: " + refusal.detail());
+    }
+    verdict.totalCost = cost.gpuHours();
+    double score = this.score.of(job, now);
+    verdict.slots = new TraceEntry[] {new TraceEntry(id, PreemptionRule.VICTIM_SET, Result.TAKE,
+        "idle; score " + Numbers.d2(score) + ", cost " + Numbers.d2(cost.gpuHours()) + " GPU-h")};
+    return verdict.preempt(List.of(new Victim(id, job.tenant(), job.user(), score, cost,
+            compensation(now, nextTroughStart))), PreemptionRule.Q7_IDLE_RECLAIM,
+        "reclaimed " + Numbers.d2(job.gpusHeld()) + " idle GPU(s) of " + id);
+  }
+
+  /**
+   * Sorts by {@link #CHEAPEST_FIRST}, mostly on primitives: the candidates are ordered by a long
+   * key (the cost rounded to a float, then the position), and only runs whose float costs tie are
+   * re-sorted with the full comparator. Float rounding is monotone, so a smaller float cost means
+   * a smaller cost and the result is exactly the comparator's order — at a fraction of the cost of
+   * comparator calls on thousands of candidates.
+   */
+  static void sortCheapestFirst(List<Candidate> list) {
+    int n = list.size();
+    long[] keys = new long[n];
+    for (int i = 0; i < n; i++) {
+      double cost = list.get(i).costGpuHours + 0.0; // -0.0 → 0.0
+      if (!(cost >= 0) || Double.isInfinite(cost)) {
+        list.sort(CHEAPEST_FIRST); // not a plain non-negative cost: the general path
+        return;
+      }
+      keys[i] = ((long) Float.floatToIntBits((float) cost) << 32) | i;
+    }
+    java.util.Arrays.sort(keys);
+    Candidate[] sorted = new Candidate[n];
+    for (int i = 0; i < n; i++) {
+      sorted[i] = list.get((int) keys[i]);
+    }
+    // runs of equal float costs: the exact comparator decides
+    for (int start = 0; start < n; ) {
+      int end = start + 1;
+      while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
+        end++;
+      }
+      if (end - start > 1) {
+        java.util.Arrays.sort(sorted, start, end, CHEAPEST_FIRST);
+      }
+      start = end;
+    }
+    for (int i = 0; i < n; i++) {
+      list.set(i, sorted[i]);
+    }
   }
 
   /** P6: the same compensation for every victim of one decision. */
@@ -218,7 +317,8 @@ public final class PreemptionPlanner {
    * {@code slots[i]} and returns {@code null}, or returns the eligible candidate.
    */
   private Candidate screen(PreemptionRequest preemptor, double preemptorScore,
-      double gainGpuHours, RunningJob job, int i, Instant now, TraceEntry[] slots) {
+      double gainGpuHours, RunningJob job, int i, Instant now, TraceEntry[] slots,
+      StringBuilder line) {
     String id = job.jobId();
     if (id.equals(preemptor.jobId())) {
       slots[i] = new TraceEntry(id, PreemptionRule.SELF, Result.REFUSE, "is the preemptor");
@@ -248,7 +348,8 @@ public final class PreemptionPlanner {
     double ratio = preemptorScore / victimScore;
     if (!atLeast(preemptorScore, config.scoreRatioThreshold() * victimScore)) {
       slots[i] = new TraceEntry(id, PreemptionRule.P2_THRESHOLD, Result.REFUSE,
-          "score ratio " + Numbers.d2(ratio) + thresholdText);
+          Numbers.appendD2(fresh(line).append("score ratio "), ratio)
+              .append(thresholdText).toString());
       return null;
     }
     if (job.checkpoint() != null && job.checkpoint().stateSizeGb() > config.maxVictimStateGb()) {
@@ -256,23 +357,31 @@ public final class PreemptionPlanner {
           "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + maxStateText);
       return null;
     }
-    MigrationCost cost = costModel.cost(job, now);
-    double wall = cost.wallSeconds();
+    double wall = costModel.wallSeconds(job, now);
     long remaining = job.expectedRemainingSeconds();
     if (remaining != RunningJob.UNKNOWN_REMAINING
         && remaining < config.nearCompletionFactor() * wall) {
+      StringBuilder b = fresh(line).append("near completion: ");
+      Numbers.appendLong(b, remaining).append(nearCompletionText);
+      Numbers.appendLong(b, Math.round(wall)).append(" s migration");
       slots[i] = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
-          "near completion: " + remaining + " s left < " + Numbers.d2(config.nearCompletionFactor())
-              + " × " + Numbers.d0(wall) + " s migration");
+          b.toString());
       return null;
     }
-    double gpuHours = cost.gpuHours();
+    double gpuHours = wall * job.gpusHeld() / SECONDS_PER_HOUR; // as MigrationCost.gpuHours()
     if (!atLeast(gainGpuHours, gpuHours * config.gainMargin())) {
       slots[i] = new TraceEntry(id, PreemptionRule.P5_GAIN_VS_COST, Result.REFUSE,
-          "cost " + Numbers.d2(gpuHours) + marginText + Numbers.d2(gainGpuHours) + " GPU-h");
+          Numbers.appendD2(Numbers.appendD2(fresh(line).append("cost "), gpuHours)
+              .append(marginText), gainGpuHours).append(" GPU-h").toString());
       return null;
     }
-    return new Candidate(i, job, victimScore, ratio, cost, gpuHours);
+    return new Candidate(i, job, victimScore, ratio, gpuHours);
+  }
+
+  /** The decision's line buffer, emptied. */
+  private static StringBuilder fresh(StringBuilder line) {
+    line.setLength(0);
+    return line;
   }
 
   /** {@code a ≥ b}, forgiving floating-point noise relative to their size. */
@@ -286,17 +395,14 @@ public final class PreemptionPlanner {
     private final RunningJob job;
     private final double score;
     private final double ratio;
-    private final MigrationCost cost;
     private final double costGpuHours;
     private boolean taken;
 
-    Candidate(int slot, RunningJob job, double score, double ratio, MigrationCost cost,
-        double costGpuHours) {
+    Candidate(int slot, RunningJob job, double score, double ratio, double costGpuHours) {
       this.slot = slot;
       this.job = job;
       this.score = score;
       this.ratio = ratio;
-      this.cost = cost;
       this.costGpuHours = costGpuHours;
     }
 
@@ -312,17 +418,16 @@ public final class PreemptionPlanner {
       return score;
     }
 
-    MigrationCost cost() {
-      return cost;
-    }
-
     double costGpuHours() {
       return costGpuHours;
     }
 
-    String summary() {
-      return "score " + Numbers.d2(score) + ", ratio " + Numbers.d2(ratio) + ", cost "
-          + Numbers.d2(costGpuHours) + " GPU-h";
+    /** {@code prefix + "score S, ratio R, cost C GPU-h" + suffix}, built in one buffer. */
+    String summary(StringBuilder line, String prefix, String suffix) {
+      StringBuilder b = fresh(line).append(prefix).append("score ");
+      Numbers.appendD2(b, score).append(", ratio ");
+      Numbers.appendD2(b, ratio).append(", cost ");
+      return Numbers.appendD2(b, costGpuHours).append(" GPU-h").append(suffix).toString();
     }
 
     TraceEntry entry(Result result, String detail) {
@@ -350,6 +455,9 @@ public final class PreemptionPlanner {
      * free a placement. The empty set is known infeasible.
      */
     List<Candidate> irreducibleSet() {
+      if (probe instanceof IncrementalProbe incremental) {
+        return irreducibleSet(incremental.open(preemptor));
+      }
       int n = sorted.size();
       List<Candidate> required = new ArrayList<>();
       // 1. Greedy in cost order: the shortest feasible prefix. Gallop 1, 2, 4 … so the probes
@@ -375,6 +483,45 @@ public final class PreemptionPlanner {
         int next = shortestFeasiblePrefix(required, 0, limit);
         required.add(sorted.get(next - 1));
         limit = next - 1;
+      }
+      required.sort(CHEAPEST_FIRST);
+      required.forEach(c -> c.taken = true);
+      return required;
+    }
+
+    /**
+     * The same set as the prefix search, found in one walk with an incremental probe:
+     * <ol>
+     *   <li>evict candidates cheapest first until the preemptor fits: that is the shortest
+     *       feasible prefix (none: {@code null});
+     *   <li>its last candidate is necessary; put the others back one by one, most expensive
+     *       first, and evict a candidate again only when the preemptor no longer fits without it.
+     *       A candidate is kept exactly when the kept ones above it plus the prefix below it are
+     *       infeasible — the prefix search's rule — so both paths keep the same victims, and
+     *       every kept victim is necessary (monotonicity: later put-backs only shrink the set).
+     * </ol>
+     */
+    private List<Candidate> irreducibleSet(IncrementalProbe.Session session) {
+      int shortest = 0;
+      for (Candidate c : sorted) {
+        session.evict(c.job.jobId());
+        shortest++;
+        if (session.feasible()) {
+          break;
+        }
+      }
+      if (shortest == 0 || !session.feasible()) {
+        return null;
+      }
+      List<Candidate> required = new ArrayList<>();
+      required.add(sorted.get(shortest - 1));
+      for (int j = shortest - 2; j >= 0; j--) {
+        Candidate c = sorted.get(j);
+        session.restore(c.job.jobId());
+        if (!session.feasible()) {
+          session.evict(c.job.jobId());
+          required.add(c);
+        }
       }
       required.sort(CHEAPEST_FIRST);
       required.forEach(c -> c.taken = true);
@@ -480,8 +627,12 @@ public final class PreemptionPlanner {
     }
 
     PreemptionDecision preempt(List<Victim> victims, String detail) {
+      return preempt(victims, PreemptionRule.P5_GAIN_VS_COST, detail);
+    }
+
+    PreemptionDecision preempt(List<Victim> victims, PreemptionRule rule, String detail) {
       return build(Outcome.PREEMPT, victims,
-          new TraceEntry(preemptorId, PreemptionRule.P5_GAIN_VS_COST, Result.PASS, detail));
+          new TraceEntry(preemptorId, rule, Result.PASS, detail));
     }
 
     private PreemptionDecision build(Outcome outcome, List<Victim> victims, TraceEntry last) {

@@ -18,7 +18,9 @@ public enum PreemptionRule {
   P5_NEAR_COMPLETION("P5 near completion"),
   P5_GAIN_VS_COST("P5 gain vs cost"),
   FEASIBILITY("feasible placement"),
-  VICTIM_SET("victim set");
+  VICTIM_SET("victim set"),
+  Q7_IDLE_RECLAIM("Q7 idle reclaim"),
+  F2_RESERVATION_START("F2 reservation start");
 
   private final String label;
 

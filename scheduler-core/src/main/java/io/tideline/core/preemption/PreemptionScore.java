@@ -1,7 +1,6 @@
 package io.tideline.core.preemption;
 
 import io.tideline.core.model.WorkloadClass;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -47,7 +46,7 @@ public final class PreemptionScore {
 
   /** A running job's score at {@code now}. */
   public double of(RunningJob job, Instant now) {
-    double runHours = Duration.between(job.startedAt(), now).toMillis() / 1000.0 / SECONDS_PER_HOUR;
+    double runHours = Times.millisBetween(job.startedAt(), now) / 1000.0 / SECONDS_PER_HOUR;
     return staticPriority(job.workloadClass(), job.critical())
         * dynamicWeight(runHours, job.gpuHoursConsumed());
   }

@@ -11,5 +11,13 @@
  * {@link io.tideline.core.preemption.PreemptionDecision} whose rule trace says, for every
  * candidate, why it was taken or refused. Every number is a default of
  * {@link io.tideline.core.preemption.PreemptionConfig}.
+ *
+ * <p>Probes: {@link io.tideline.core.preemption.PlacementProbe} asks placement's {@code Placer}
+ * (the preemptor's shape and topology); {@link io.tideline.core.preemption.GpuCountProbe} counts
+ * GPUs (a reservation reclaim, where placement reserves by count). A probe that is also an
+ * {@link io.tideline.core.preemption.IncrementalProbe} lets the victim search walk the
+ * candidates once instead of re-probing prefixes (same victims either way).
+ * {@link io.tideline.core.preemption.PreemptionPlanner#reclaimIdle} decides quota's idle
+ * reclamations (Q7), where there is no preemptor.
  */
 package io.tideline.core.preemption;

@@ -10,9 +10,10 @@ import java.util.Set;
  * GPUs each running job holds on each node. A preemptor needing {@code g} GPUs over {@code n}
  * nodes fits when at least {@code n} nodes each have {@code ceil(g / n)} GPUs free (free now plus
  * freed by the evicted jobs); with {@code n = 0} it takes as few whole nodes as its size needs.
- * Monotone, as {@link FeasibilityProbe} requires. Also counts probe calls.
+ * Monotone, as {@link FeasibilityProbe} requires, and incremental ({@link IncrementalProbe}: one
+ * session keeps the free GPUs per node and the number of nodes that fit). Also counts probe calls.
  */
-public final class NodeCluster implements FeasibilityProbe {
+public final class NodeCluster implements IncrementalProbe {
 
   private final double gpusPerNode;
   private final double[] free;
@@ -77,6 +78,57 @@ public final class NodeCluster implements FeasibilityProbe {
       }
     }
     return false;
+  }
+
+  @Override
+  public Session open(PreemptionRequest preemptor) {
+    probes++;
+    int needNodes = preemptor.nodes() > 0
+        ? preemptor.nodes() : (int) Math.ceil(preemptor.gpus() / gpusPerNode);
+    double perNode = Math.ceil((double) preemptor.gpus() / needNodes);
+    double[] after = free.clone();
+    int fitting0 = 0;
+    for (double f : after) {
+      if (f >= perNode) {
+        fitting0++;
+      }
+    }
+    int initiallyFitting = fitting0;
+    return new Session() {
+      private int fitting = initiallyFitting;
+
+      @Override
+      public void evict(String jobId) {
+        move(jobId, 1);
+      }
+
+      @Override
+      public void restore(String jobId) {
+        move(jobId, -1);
+      }
+
+      private void move(String jobId, int sign) {
+        idsVisited++;
+        Holding h = held.get(jobId);
+        if (h == null) {
+          return;
+        }
+        for (int i = 0; i < h.size; i++) {
+          int n = h.nodes[i];
+          boolean before = after[n] >= perNode;
+          after[n] += sign * h.gpus[i];
+          boolean now = after[n] >= perNode;
+          if (before != now) {
+            fitting += now ? 1 : -1;
+          }
+        }
+      }
+
+      @Override
+      public boolean feasible() {
+        return fitting >= needNodes;
+      }
+    };
   }
 
   /** The GPUs one job holds, node by node. */

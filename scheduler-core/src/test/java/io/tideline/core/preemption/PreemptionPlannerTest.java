@@ -497,12 +497,35 @@ class PreemptionPlannerTest {
       jobs.add(victim("whole-node").build());
       cluster.place("whole-node", 512, 8);
 
-      PreemptionDecision d = planner.decide(Requests.online("inf-1").build(), jobs, cluster, NOW,
-          NEXT_TROUGH);
+      FeasibilityProbe prefixOnly = cluster::feasibleWithout; // not incremental
+      PreemptionDecision d = planner.decide(Requests.online("inf-1").build(), jobs, prefixOnly,
+          NOW, NEXT_TROUGH);
 
       assertThat(victimIds(d)).containsExactly("whole-node");
       // 1 "fits already?" + 11 galloping (1 … 512, 513) + 1 pruning check, not 513 greedy steps
       assertThat(cluster.probes()).isEqualTo(13);
+    }
+
+    @Test
+    void shouldFindTheSameVictimInOneLinearWalkWithAnIncrementalProbe() {
+      List<RunningJob> jobs = new ArrayList<>();
+      NodeCluster cluster = new NodeCluster(513, 8);
+      for (int node = 0; node < 512; node++) {
+        String cheap = String.format("cheap-%03d", node);
+        jobs.add(victim(cheap).gpus(1).lastCheckpointAt(NOW).build());
+        jobs.add(Jobs.onlineInference("online-" + node).gpus(7).build());
+        cluster.place(cheap, node, 1).place("online-" + node, node, 7);
+      }
+      jobs.add(victim("whole-node").build());
+      cluster.place("whole-node", 512, 8);
+
+      PreemptionDecision d = planner.decide(Requests.online("inf-1").build(), jobs, cluster, NOW,
+          NEXT_TROUGH);
+
+      assertThat(victimIds(d)).containsExactly("whole-node");
+      // 1 "fits already?" + 1 session; 513 evictions and 512 put-backs, each one job's update
+      assertThat(cluster.probes()).isEqualTo(2);
+      assertThat(cluster.idsVisited()).isEqualTo(513 + 512);
     }
 
     /** The victims free a placement, and without any one of them the preemptor does not fit. */

@@ -1,0 +1,41 @@
+package io.tideline.preemption.view;
+
+import io.tideline.platform.topics.TopicCatalogue;
+
+/**
+ * What preemption reads, by topic. The ordinal is part of the {@link Envelope} encoding: append
+ * only.
+ */
+public enum Input {
+  INVENTORY(TopicCatalogue.CLUSTER_INVENTORY),
+  SUBMITTED(TopicCatalogue.JOBS_SUBMITTED),
+  VERDICT(TopicCatalogue.QUOTA_VERDICTS),
+  LIFECYCLE(TopicCatalogue.JOBS_LIFECYCLE),
+  RESERVATION(TopicCatalogue.CAPACITY_RESERVATIONS),
+  CLOCK(TopicCatalogue.CLUSTER_CLOCK),
+  PLACEMENT(TopicCatalogue.PLACEMENT_DECISIONS),
+  REQUEST(TopicCatalogue.PREEMPTION_REQUESTS),
+  /** Quota's idle-reclamation recommendations (Q7); catalogued, without a constant yet. */
+  RECLAIM(TopicCatalogue.get("quota.reclaims").name());
+
+  private final String topic;
+
+  Input(String topic) {
+    this.topic = topic;
+  }
+
+  /** The catalogued topic. */
+  public String topic() {
+    return topic;
+  }
+
+  /** The input read from {@code topic}, or {@code null}. */
+  public static Input of(String topic) {
+    for (Input i : values()) {
+      if (i.topic.equals(topic)) {
+        return i;
+      }
+    }
+    return null;
+  }
+}

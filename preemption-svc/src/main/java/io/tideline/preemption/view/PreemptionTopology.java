@@ -1,0 +1,95 @@
+package io.tideline.preemption.view;
+
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The preemption topology (issue #7), a static factory so {@code TopologyTestDriver} tests and
+ * the service run the same graph (placement's shape):
+ *
+ * <pre>
+ *   inputs (raw bytes) ─▶ intake ─┬─▶ &lt;topic&gt;.dlq                (bad input, with the reason)
+ *                                 └─▶ repartition by cluster ─▶ view ─▶ preemption.decisions
+ *                                                   (view + decision stores) └▶ &lt;topic&gt;.dlq
+ * </pre>
+ *
+ * Run it with {@code processing.guarantee=exactly_once_v2}: the stores' changelogs, every output
+ * and the input offsets then commit together.
+ */
+public final class PreemptionTopology {
+
+  /** The per-cluster view (nodes, jobs, verdicts, holdings, lifecycle facts, reservations). */
+  public static final String VIEW_STORE = "preemption-view";
+  /** Published decisions by decision id, for {@code GET /decisions}. */
+  public static final String DECISION_STORE = "preemption-decisions";
+  /** Marker topic of intake records bound for the view (never written as such). */
+  static final String VIEW_INPUT = "preemption-view-input";
+
+  /** The registry serializer and deserializer shared by the processors (thread-safe). */
+  record Avro(Serializer<Object> serializer, Deserializer<Object> deserializer) {}
+
+  private PreemptionTopology() {}
+
+  /** Topics the topology reads. */
+  public static List<String> inputTopics() {
+    List<String> t = new ArrayList<>();
+    for (Input i : Input.values()) {
+      t.add(i.topic());
+    }
+    return t;
+  }
+
+  /** Topics the topology writes (they must exist: sinks do not create topics). */
+  public static List<String> outputTopics() {
+    List<String> t = new ArrayList<>(List.of(TopicCatalogue.PREEMPTION_DECISIONS));
+    inputTopics().forEach(i -> t.add(i + ".dlq"));
+    return t;
+  }
+
+  /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
+  public static Topology build(PreemptionPolicy policy, Map<String, Object> serdeConfig) {
+    Avro avro = new Avro(AvroSerdes.valueSerializer(serdeConfig),
+        AvroSerdes.valueDeserializer(serdeConfig));
+    StreamsBuilder b = new StreamsBuilder();
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VIEW_STORE),
+        Serdes.String(), Serdes.ByteArray()));
+    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DECISION_STORE),
+        Serdes.String(), Serdes.ByteArray()));
+    Serde<Out> out = Serdes.serdeFrom((Serializer<Out>) (topic, o) -> o.value(),
+        (topic, bytes) -> {
+          throw new UnsupportedOperationException("outputs are never read back");
+        });
+    // 1. intake: decode, dead-letter or re-key to the cluster
+    KStream<byte[], Out> intake = b.stream(inputTopics(),
+            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
+        .process(() -> new IntakeProcessor(policy, avro), Named.as("intake"));
+    intake.filter((k, v) -> !VIEW_INPUT.equals(v.topic()), Named.as("dead-letters"))
+        .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
+            .withName("intake-dlq"));
+    // 2. one view task per cluster key, 3. its decisions and processing dead letters
+    intake.filter((k, v) -> VIEW_INPUT.equals(v.topic()), Named.as("accepted"))
+        .mapValues(Out::value, Named.as("envelopes"))
+        .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray())
+            .withName("by-cluster"))
+        .process(() -> new ViewProcessor(policy, avro), Named.as("view"), VIEW_STORE,
+            DECISION_STORE)
+        .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
+            .withName("outputs"));
+    return b.build();
+  }
+}

@@ -1,0 +1,220 @@
+package io.tideline.preemption.view;
+
+import io.tideline.events.CapacityReservation;
+import io.tideline.events.ClockSource;
+import io.tideline.events.ClockTick;
+import io.tideline.events.DeadLetter;
+import io.tideline.events.GpuAssignment;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.NodeChange;
+import io.tideline.events.NodeInventory;
+import io.tideline.events.PlacementDecision;
+import io.tideline.events.PlacementOutcome;
+import io.tideline.events.PreemptionDecision;
+import io.tideline.events.PreemptionRequest;
+import io.tideline.events.PreemptionTrigger;
+import io.tideline.events.QuotaReclaim;
+import io.tideline.events.QuotaVerdict;
+import io.tideline.events.ReclaimAction;
+import io.tideline.events.ReservationAction;
+import io.tideline.events.SwitchPath;
+import io.tideline.events.Verdict;
+import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * The preemption topology under {@link TopologyTestDriver} with a real schema registry: typed
+ * inputs with explicit event times, decoded outputs. One per scenario.
+ */
+final class ViewDriver implements AutoCloseable {
+
+  static final String CLUSTER = "c1";
+
+  private final TopologyTestDriver driver;
+  private final Serializer<Object> ser;
+  private final Deserializer<Object> des;
+  private final Map<String, TestInputTopic<byte[], byte[]>> inputs = new HashMap<>();
+  private final Map<String, TestOutputTopic<byte[], byte[]>> outputs = new HashMap<>();
+  private long ledgerVersion;
+
+  ViewDriver(String registryUrl) {
+    this(registryUrl, PreemptionPolicy.defaults(CLUSTER));
+  }
+
+  ViewDriver(String registryUrl, PreemptionPolicy policy) {
+    Map<String, Object> serde = AvroSerdes.serdeConfig(registryUrl, true);
+    ser = AvroSerdes.valueSerializer(serde);
+    des = AvroSerdes.valueDeserializer(serde);
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "preemption-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    try {
+      p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("preemption-ttd").toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    driver = new TopologyTestDriver(PreemptionTopology.build(policy, serde), p);
+    for (String t : PreemptionTopology.inputTopics()) {
+      inputs.put(t, driver.createInputTopic(t, new ByteArraySerializer(),
+          new ByteArraySerializer()));
+    }
+    for (String t : PreemptionTopology.outputTopics()) {
+      outputs.put(t, driver.createOutputTopic(t, new ByteArrayDeserializer(),
+          new ByteArrayDeserializer()));
+    }
+  }
+
+  // ------------------------------------------------------------------ inputs
+
+  void raw(String topic, String key, byte[] value, Instant at) {
+    inputs.get(topic).pipeInput(new TestRecord<>(
+        key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at));
+  }
+
+  void send(String topic, String key, Object value, Instant at) {
+    raw(topic, key, ser.serialize(topic, value), at);
+  }
+
+  /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
+  void nodes(int count, Instant at) {
+    for (int i = 1; i <= count; i++) {
+      String id = String.format("n%02d", i);
+      send(TopicCatalogue.CLUSTER_INVENTORY, id, NodeInventory.newBuilder().setCluster(CLUSTER)
+          .setNodeId(id).setChange(NodeChange.JOINED).setObservedAt(at).setGpuModel("H100")
+          .setGpuMemoryMiB(81920).setGpuCount(8)
+          .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch("asw" + ((i + 1) / 2))
+              .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
+          .build(), at);
+    }
+  }
+
+  /** Submits {@code job} with quota's verdict (preemptible as declared; right as given). */
+  void admit(JobSubmitted job, boolean right, Instant at) {
+    send(TopicCatalogue.JOBS_SUBMITTED, job.getJobId(), job, at);
+    verdict(job, job.getPreemptible(), right, at);
+  }
+
+  void verdict(JobSubmitted job, boolean preemptible, boolean right, Instant at) {
+    send(TopicCatalogue.QUOTA_VERDICTS, job.getJobId(), QuotaVerdict.newBuilder()
+        .setJobId(job.getJobId()).setTenant(job.getTenant()).setQueue("search/ranking")
+        .setDecidedAt(at).setVerdict(Verdict.GUARANTEED).setGpus(job.getResources().getGpuCount())
+        .setPreemptible(preemptible).setPreemptionRightGranted(right)
+        .setReason("test").setPolicyVersion("q1").build(), at);
+  }
+
+  /** Placement binds whole GPUs {@code 0..gpus-1} of {@code node} to {@code jobId}. */
+  void placed(String jobId, String node, int gpus, Instant at) {
+    List<GpuAssignment> as = new ArrayList<>();
+    for (int g = 0; g < gpus; g++) {
+      as.add(new GpuAssignment(node, g, 1.0));
+    }
+    placement(jobId, PlacementOutcome.PLACED, as, at);
+  }
+
+  void released(String jobId, Instant at) {
+    placement(jobId, PlacementOutcome.RELEASED, List.of(), at);
+  }
+
+  void placement(String jobId, PlacementOutcome outcome, List<GpuAssignment> as, Instant at) {
+    ledgerVersion++;
+    send(TopicCatalogue.PLACEMENT_DECISIONS, CLUSTER, PlacementDecision.newBuilder()
+        .setDecisionId(CLUSTER + "/v" + ledgerVersion + "/" + jobId + "/" + outcome)
+        .setCluster(CLUSTER).setJobId(jobId).setDecidedAt(at).setOutcome(outcome)
+        .setAssignments(as).setLedgerVersion(ledgerVersion).setPolicyVersion("placement-1")
+        .build(), at);
+  }
+
+  long ledgerVersion() {
+    return ledgerVersion;
+  }
+
+  void lifecycle(String jobId, LifecycleType type, Instant at) {
+    send(TopicCatalogue.JOBS_LIFECYCLE, jobId, JobLifecycle.newBuilder().setJobId(jobId)
+        .setCluster(CLUSTER).setType(type).setOccurredAt(at).build(), at);
+  }
+
+  /** Placement asks room for {@code job} (its shape), at the current ledger version. */
+  String request(JobSubmitted job, Instant at) {
+    String id = CLUSTER + "/preempt/" + job.getJobId() + "/v" + ledgerVersion;
+    send(TopicCatalogue.PREEMPTION_REQUESTS, CLUSTER, PreemptionRequest.newBuilder()
+        .setRequestId(id).setCluster(CLUSTER).setPreemptorJobId(job.getJobId())
+        .setPreemptorClass(job.getWorkloadClass()).setShape(job.getResources())
+        .setTrigger(PreemptionTrigger.UNPLACEABLE).setLedgerVersion(ledgerVersion)
+        .setRequestedAt(at).build(), at);
+    return id;
+  }
+
+  void tick(Instant at) {
+    send(TopicCatalogue.CLUSTER_CLOCK, CLUSTER, ClockTick.newBuilder().setCluster(CLUSTER)
+        .setTime(at).setSequence(at.getEpochSecond()).setIntervalMillis(60_000)
+        .setSource(ClockSource.SIMULATED).build(), at);
+  }
+
+  void reserve(String id, String service, double gpus, Instant from, Instant until, Instant at) {
+    send(TopicCatalogue.CAPACITY_RESERVATIONS, service, CapacityReservation.newBuilder()
+        .setReservationId(id).setServiceId(service).setAction(ReservationAction.RESERVE)
+        .setGpus(gpus).setValidFrom(from).setValidUntil(until).setQuantile("p95")
+        .setReason("forecast rise").setIssuedAt(at).build(), at);
+  }
+
+  void reclaim(String jobId, ReclaimAction action, Instant at) {
+    send("quota.reclaims", jobId, QuotaReclaim.newBuilder().setJobId(jobId).setTenant("search")
+        .setQueue("search/ranking").setAction(action).setCurrentGpus(8)
+        .setRecommendedGpus(action == ReclaimAction.RECLAIM ? 0 : 4).setPeakUtilisation(0.02)
+        .setReason("peak utilisation 2% over 2 h").setDecidedAt(at).setPolicyVersion("q1")
+        .build(), at);
+  }
+
+  // ------------------------------------------------------------------ outputs
+
+  List<PreemptionDecision> decisions() {
+    return read(TopicCatalogue.PREEMPTION_DECISIONS);
+  }
+
+  List<DeadLetter> deadLetters(String topic) {
+    return read(topic + ".dlq");
+  }
+
+  /** The decision kept for the REST API, decoded, or null. */
+  PreemptionDecision kept(String decisionId) {
+    KeyValueStore<String, byte[]> s = driver.getKeyValueStore(PreemptionTopology.DECISION_STORE);
+    byte[] b = s.get(decisionId);
+    return b == null ? null : (PreemptionDecision) des.deserialize("x", b);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> List<T> read(String topic) {
+    List<T> out = new ArrayList<>();
+    for (byte[] v : outputs.get(topic).readValuesToList()) {
+      out.add((T) des.deserialize(topic, v));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+}
