@@ -1,7 +1,5 @@
 package io.tideline.forecaster.topology;
 
-import io.tideline.events.GpuSample;
-import io.tideline.events.SampleState;
 import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.forecaster.topology.ServiceInput.MinuteCount;
 import java.io.ByteArrayInputStream;
@@ -11,7 +9,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -47,7 +47,9 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
 
   private final ForecastSettings settings;
   private final ForecastMeters meters;
-  private final Decoder<GpuSample> decoder;
+  private final Decoder<SampleFacts> decoder;
+  /** Read-through copy of the GPUS store (see {@link #mark}); cleared on every init. */
+  private final Map<String, GpuMark> marks = new HashMap<>();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> gpus;
   private KeyValueStore<String, byte[]> openMinutes;
@@ -64,7 +66,7 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
    */
   record Refused(byte[] key, io.tideline.events.DeadLetter letter) {}
 
-  UsageMarker(ForecastSettings settings, ForecastMeters meters, Decoder<GpuSample> decoder) {
+  UsageMarker(ForecastSettings settings, ForecastMeters meters, Decoder<SampleFacts> decoder) {
     this.settings = settings;
     this.meters = meters;
     this.decoder = decoder;
@@ -77,13 +79,17 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
     this.openMinutes = context.getStateStore(ForecastStores.OPEN_MINUTES);
     this.clock = context.getStateStore(ForecastStores.TELEMETRY_CLOCK);
     this.closed = clock.get(CLOSED_BELOW);
+    // A re-initialised task (rebalance, EOS abort) starts from its stores, not from memory.
+    this.marks.clear();
+    this.watermark = Long.MIN_VALUE;
   }
 
   @Override
   public void process(Record<byte[], byte[]> record) {
-    // 0. Decode here rather than in a step of its own: one forward less per sample.
+    // 0. Decode here rather than in a step of its own: one forward less per sample. Only the
+    //    five fields the forecaster uses are read (SampleFactsReader).
     var where = context.recordMetadata().orElse(null);
-    Decoded<GpuSample> decoded = decoder.decode(where == null ? "unknown" : where.topic(),
+    Decoded<SampleFacts> decoded = decoder.decode(where == null ? "unknown" : where.topic(),
         where == null ? -1 : where.partition(), where == null ? -1 : where.offset(),
         record.key(), record.value(), record.headers(), record.timestamp());
     if (decoded.refused()) {
@@ -91,53 +97,58 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
           record.timestamp()));
       return;
     }
-    GpuSample sample = decoded.value();
-    long at = sample.getSampledAt().toEpochMilli();
+    SampleFacts sample = decoded.value();
+    long at = sample.sampledAt();
     long minute = Math.floorDiv(at, MINUTE);
 
     // 1. Advance this task's event-time watermark; close the minutes it has passed.
     long closedBelow = closeMinutes(at);
     if (minute < closedBelow) {
-      meters.sample("late");
+      meters.sample(ForecastMeters.LATE);
       return;
     }
 
-    // 2. Decide which bucket (service, idle, or none) the sample counts the GPU in.
-    byte[] stored = gpus.get(sample.getGpuId());
-    GpuMark mark = GpuMark.fromBytes(stored);
-    String service = blankToNull(sample.getServiceId());
+    // 2. Decide which bucket (service, job, idle, or none) the sample counts the GPU in.
+    GpuMark mark = mark(sample.gpuId());
+    String service = blankToNull(sample.serviceId());
+    String job = blankToNull(sample.jobId());
     String bucket;
     String outcome;
-    boolean unknown = false;
-    if (sample.getState() == SampleState.OK) {
+    String carriedJob = null;
+    if (!sample.stale()) {
       if (service != null) {
         bucket = service;
-        outcome = "counted";
-      } else if (blankToNull(sample.getJobId()) == null) {
-        bucket = ServiceInput.IDLE;
-        outcome = "idle";
+        outcome = ForecastMeters.COUNTED;
+      } else if (job != null) {
+        bucket = ServiceInput.JOB_PREFIX + job; // training / batch: per workload class later
+        outcome = ForecastMeters.JOB;
       } else {
-        bucket = null;
-        outcome = "unattributed";
+        bucket = ServiceInput.IDLE;
+        outcome = ForecastMeters.IDLE;
       }
       if (minute >= mark.lastOkMinute) {
         mark.lastOkMinute = minute;
-        mark.lastService = service == null ? "" : service;
+        mark.lastBucket = bucket;
+        mark.lastJob = job == null ? "" : job;
+        mark.dirty = true;
       }
     } else {
-      // 3. STALE: the figures are absent; carry the last known service, never count 0.
-      String last = service != null ? service : blankToNull(mark.lastService);
+      // 3. STALE: the figures are absent; carry the last known owner, never count 0. The
+      //    carried count names the job, so the per-service stage can end the carry at the
+      //    job's end (jobs.lifecycle).
+      String last = service != null ? service
+          : job != null ? ServiceInput.JOB_PREFIX + job : blankToNull(mark.lastBucket);
+      carriedJob = job != null ? job : mark.lastJob;
       if (last == null) {
         bucket = null;
-        outcome = "unattributed";
+        outcome = ForecastMeters.UNATTRIBUTED;
       } else if (mark.lastOkMinute != Long.MIN_VALUE
           && (minute - mark.lastOkMinute) * MINUTE <= settings.staleCarry().toMillis()) {
         bucket = last;
-        outcome = "carried";
+        outcome = ForecastMeters.CARRIED;
       } else {
         bucket = last;
-        outcome = "unknown";
-        unknown = true;
+        outcome = ForecastMeters.UNKNOWN;
       }
     }
 
@@ -145,13 +156,14 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
     if (bucket != null) {
       if (minute < mark.countedMinute
           || (minute == mark.countedMinute && bucket.equals(mark.countedBucket))) {
-        outcome = "repeat";
+        outcome = ForecastMeters.REPEAT;
       } else {
-        String key = ForecastStores.minuteKey(minute, bucket);
+        String key = ForecastStores.minuteKey(minute, ForecastMeters.CARRIED.equals(outcome)
+            ? ServiceInput.carryKey(bucket, carriedJob) : bucket);
         int[] counts = decodeCounts(openMinutes.get(key));
-        if (unknown) {
+        if (ForecastMeters.UNKNOWN.equals(outcome)) {
           counts[2]++;
-        } else if ("carried".equals(outcome)) {
+        } else if (ForecastMeters.CARRIED.equals(outcome)) {
           counts[1]++;
         } else {
           counts[0]++;
@@ -159,13 +171,28 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
         openMinutes.put(key, encodeCounts(counts));
         mark.countedMinute = minute;
         mark.countedBucket = bucket;
+        mark.dirty = true;
       }
     }
     meters.sample(outcome);
-    byte[] updated = mark.toBytes();
-    if (stored == null || !java.util.Arrays.equals(stored, updated)) {
-      gpus.put(sample.getGpuId(), updated); // once per GPU per minute, not per sample
+    if (mark.dirty) {
+      gpus.put(sample.gpuId(), mark.toBytes()); // once per GPU per minute, not per sample
+      mark.dirty = false;
     }
+  }
+
+  /**
+   * The GPU's mark: from memory, else from the store (after a restart or a rebalance). The store
+   * stays the truth (changelogged, written whenever the mark changes); the map only saves a
+   * store read and a decode per sample.
+   */
+  private GpuMark mark(String gpuId) {
+    GpuMark mark = marks.get(gpuId);
+    if (mark == null) {
+      mark = GpuMark.fromBytes(gpus.get(gpuId));
+      marks.put(gpuId, mark);
+    }
+    return mark;
   }
 
   /** Closes every open minute the watermark has passed by the grace; returns the close mark. */
@@ -183,10 +210,10 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
     for (KeyValue<String, byte[]> entry : due) {
       int bar = entry.key.indexOf('|');
       long minute = Long.parseLong(entry.key.substring(0, bar));
-      String service = entry.key.substring(bar + 1);
       int[] c = decodeCounts(entry.value);
-      context.forward(new Record<>(service,
-          new MinuteCount(service, minute, c[0], c[1], c[2]), (minute + 1) * MINUTE));
+      MinuteCount count = MinuteCount.fromKey(entry.key.substring(bar + 1), minute, c[0], c[1],
+          c[2]);
+      context.forward(new Record<>(count.serviceId(), count, (minute + 1) * MINUTE));
       openMinutes.delete(entry.key);
     }
     clock.put(CLOSED_BELOW, closeBelow);
@@ -213,9 +240,11 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
   /** What the telemetry stage remembers of one GPU. */
   private static final class GpuMark {
     long lastOkMinute = Long.MIN_VALUE;
-    String lastService = "";
+    String lastBucket = "";
+    String lastJob = "";
     long countedMinute = Long.MIN_VALUE;
     String countedBucket = "";
+    boolean dirty;
 
     static GpuMark fromBytes(byte[] bytes) {
       GpuMark m = new GpuMark();
@@ -225,9 +254,10 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
       try {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         m.lastOkMinute = in.readLong();
-        m.lastService = in.readUTF();
+        m.lastBucket = in.readUTF();
         m.countedMinute = in.readLong();
         m.countedBucket = in.readUTF();
+        m.lastJob = in.available() > 0 ? in.readUTF() : ""; // absent in marks before jobs
         return m;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -239,9 +269,10 @@ final class UsageMarker implements Processor<byte[], byte[], String, Object> {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(48);
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeLong(lastOkMinute);
-        out.writeUTF(lastService);
+        out.writeUTF(lastBucket);
         out.writeLong(countedMinute);
         out.writeUTF(countedBucket);
+        out.writeUTF(lastJob);
         return bytes.toByteArray();
       } catch (IOException e) {
         throw new UncheckedIOException(e);

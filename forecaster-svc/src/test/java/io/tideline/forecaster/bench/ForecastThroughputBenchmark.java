@@ -163,14 +163,28 @@ public final class ForecastThroughputBenchmark {
         Files.createTempDirectory("forecaster-bench-").toString());
     p.put(StreamsConfig.producerPrefix("max.in.flight.requests.per.connection"), 1);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    // As in application.properties: bigger fetches and record queues.
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 5000);
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), 65536);
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
+    p.put("buffered.records.per.partition", 10000);
     ForecastSettings settings = ForecastSettings.defaults("default", "forecaster-bench",
         ZoneOffset.UTC);
     try (KafkaStreams streams = new KafkaStreams(ForecastTopology.build(settings,
         ForecastSerdes.fromRegistry(serde), new ForecastMeters(registry)), p)) {
+      streams.setUncaughtExceptionHandler(e -> {
+        e.printStackTrace();
+        return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler
+            .StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      });
       streams.start();
       long first = 0;
       double handled = 0;
       while (handled < samples) {
+        if (!streams.state().isRunningOrRebalancing()
+            && streams.state() != KafkaStreams.State.CREATED) {
+          throw new IllegalStateException("the topology stopped: " + streams.state());
+        }
         handled = registry.find("tideline.forecast.samples").counters().stream()
             .mapToDouble(c -> c.count()).sum();
         if (handled > 0 && first == 0) {
