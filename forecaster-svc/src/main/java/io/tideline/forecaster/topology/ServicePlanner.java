@@ -437,7 +437,7 @@ final class ServicePlanner implements Processor<String, ServiceInput, String, Sp
     boolean reserveInstant = grid.isSlotStart(leadAt);
     Instant slot = reserveInstant ? leadAt : grid.slotEndOf(leadAt);
     io.tideline.core.forecast.SlotForecast forecast =
-        forecaster.forecast(history, slot, calendar);
+        forecaster.forecast(history, slot, calendar, now);
 
     // 3b. The position: what the service holds on its own account now, per the slot's plan.
     Plan current = state.planAt(now.toEpochMilli());
