@@ -25,10 +25,11 @@ public final class ForecastStores {
   public static final String JOBS = "forecaster-jobs";
   /** Nodes of the inventory: node id -> GPUs that can take work (cluster.inventory). */
   public static final String NODES = "forecaster-nodes";
-  /** Telemetry stage: gpu id -> last OK attribution and last counted minute. */
+  /**
+   * Telemetry stage: gpu id -> last OK owner and the open minutes the GPU is counted in (the
+   * minute counts are derived from these when a minute closes).
+   */
   public static final String GPUS = "forecaster-gpus";
-  /** Telemetry stage: open minutes "minute|service" -> counts seen by this task. */
-  public static final String OPEN_MINUTES = "forecaster-open-minutes";
   /** Telemetry stage: this task's event-time watermark and closed-minute mark. */
   public static final String TELEMETRY_CLOCK = "forecaster-telemetry-clock";
 

@@ -84,7 +84,7 @@ public final class ForecastTopology {
     StreamsBuilder builder = new StreamsBuilder();
     Serde<byte[]> bytes = Serdes.ByteArray();
     Serde<String> strings = Serdes.String();
-    for (String name : new String[] {ForecastStores.GPUS, ForecastStores.OPEN_MINUTES,
+    for (String name : new String[] {ForecastStores.GPUS,
         ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.SLOT_MAP,
         ForecastStores.SERVICE_MINUTES, ForecastStores.CLASS_HISTORY, ForecastStores.JOBS}) {
       builder.addStateStore(store(name, Serdes.ByteArray(), kind));
@@ -101,7 +101,7 @@ public final class ForecastTopology {
         .process(() -> new UsageMarker(settings, meters, new Decoder<>(SampleFacts.class,
             "GpuSample", serdes.telemetry(), ForecastTopology::checkSample, false,
             settings.service(), meters)), Named.as("usage-marker"),
-            ForecastStores.GPUS, ForecastStores.OPEN_MINUTES, ForecastStores.TELEMETRY_CLOCK);
+            ForecastStores.GPUS, ForecastStores.TELEMETRY_CLOCK);
     KStream<byte[], Decoded<ClockTick>> ticks = builder
         .stream(TopicCatalogue.CLUSTER_CLOCK, Consumed.with(bytes, bytes)
             .withTimestampExtractor(new ClockTimestamps(serdes.ticks())).withName("clock-in"))
