@@ -38,16 +38,18 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *  gpu.telemetry --usage-marker (decode, count per GPU partition)--> service-counts \
- *  cluster.clock --decode--> ticks -----------------------------> service-ticks     +--> planner
- *  forecast.holidays --decode--> holiday changes ----------------> service-holidays /
+ *  cluster.clock --decode--> ticks -----------------------------> service-ticks     \
+ *  forecast.holidays --decode--> holiday changes ----------------> service-holidays  +--> planner
+ *  jobs.submitted + jobs.lifecycle --decode--> job changes ------> service-jobs     /
+ *  cluster.inventory --decode--> node changes -------------------> service-nodes   /
  *  (refused records of any input) --> &lt;topic&gt;.dlq        |
  *                 capacity.reservations, forecast.slots, forecast.slotmap &lt;-----------+
  * </pre>
  *
  * <p>Inputs are read as bytes and decoded in a processor: a record that is not a valid event is
  * parked on {@code <topic>.dlq} with the reason and the topology goes on. The per-service stage
- * reads three single-partition internal topics (counts, ticks, holidays), so one task owns every
- * service, the one clock and the whole calendar; it sees one small record per service per
+ * reads five single-partition internal topics (counts, ticks, holidays, jobs, nodes), so one task
+ * owns every service, the one clock, the whole calendar, the jobs and the fleet; it sees one small record per service per
  * telemetry task per minute, which one partition carries for any fleet. Every store is
  * persistent with a changelog; run it with {@code processing.guarantee=exactly_once_v2}.
  */

@@ -67,6 +67,14 @@ public final class ForecastThroughputBenchmark {
     for (String category : new String[] {"", "org.apache.kafka", "kafka", "io.apicurio"}) {
       java.util.logging.Logger.getLogger(category).setLevel(java.util.logging.Level.WARNING);
     }
+    // Without a configuration the log manager has no handler: show warnings and errors.
+    java.util.logging.ConsoleHandler console = new java.util.logging.ConsoleHandler();
+    console.setLevel(java.util.logging.Level.ALL);
+    java.util.logging.Logger.getLogger("").addHandler(console);
+    if (Boolean.getBoolean("bench.streams.info")) {
+      java.util.logging.Logger.getLogger("org.apache.kafka.streams")
+          .setLevel(java.util.logging.Level.INFO);
+    }
     int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     try (TidelineInfra infra = TidelineInfra.start()) {
@@ -74,6 +82,7 @@ public final class ForecastThroughputBenchmark {
       infra.broker().createTopics(TopicCatalogue.all().stream()
           .map(t -> t.name() + ":" + t.partitions()).toArray(String[]::new));
       infra.broker().createTopics(ForecastTopology.FORECAST_SLOTMAP);
+      keepForever(bootstrap, TopicCatalogue.GPU_TELEMETRY);
       Map<String, Object> serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
       produce(bootstrap, serde, samples);
 
@@ -91,6 +100,23 @@ public final class ForecastThroughputBenchmark {
       System.out.printf(Locale.ROOT, "ratio topology / decoding cons.: %.2f%n", streams / decoded);
     }
     System.exit(0);
+  }
+
+  /**
+   * The samples are stamped 2026-11-10 (event time of the scenario): older than the default
+   * 7-day retention, so the broker's retention check (every 5 min) would delete them before
+   * the topology has read them and it would wait for records that are gone.
+   */
+  private static void keepForever(String bootstrap, String topic) throws Exception {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", bootstrap))) {
+      var resource = new org.apache.kafka.common.config.ConfigResource(
+          org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+      admin.incrementalAlterConfigs(Map.of(resource, List.of(
+          new org.apache.kafka.clients.admin.AlterConfigOp(
+              new org.apache.kafka.clients.admin.ConfigEntry("retention.ms", "-1"),
+              org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+    }
   }
 
   /** Samples every 10 s of event time for every GPU; a tenth of the GPUs idle. */
@@ -163,11 +189,18 @@ public final class ForecastThroughputBenchmark {
         Files.createTempDirectory("forecaster-bench-").toString());
     p.put(StreamsConfig.producerPrefix("max.in.flight.requests.per.connection"), 1);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-    // As in application.properties: bigger fetches and record queues.
-    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 5000);
-    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), 65536);
-    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
-    p.put("buffered.records.per.partition", 10000);
+    // Optional tuning from system properties (e.g. -Dbench.max.poll.records=5000), to compare.
+    for (String name : new String[] {"max.poll.records", "fetch.min.bytes",
+        "fetch.max.wait.ms"}) {
+      String v = System.getProperty("bench." + name);
+      if (v != null) {
+        p.put(StreamsConfig.consumerPrefix(name), v);
+      }
+    }
+    String buffered = System.getProperty("bench.buffered.records.per.partition");
+    if (buffered != null) {
+      p.put("buffered.records.per.partition", buffered);
+    }
     ForecastSettings settings = ForecastSettings.defaults("default", "forecaster-bench",
         ZoneOffset.UTC);
     try (KafkaStreams streams = new KafkaStreams(ForecastTopology.build(settings,
@@ -180,7 +213,13 @@ public final class ForecastThroughputBenchmark {
       streams.start();
       long first = 0;
       double handled = 0;
+      long lastReport = System.nanoTime();
       while (handled < samples) {
+        if (System.nanoTime() - lastReport > 30_000_000_000L) {
+          System.out.printf(Locale.ROOT, "  topology: %,.0f samples handled, state %s%n", handled,
+              streams.state());
+          lastReport = System.nanoTime();
+        }
         if (!streams.state().isRunningOrRebalancing()
             && streams.state() != KafkaStreams.State.CREATED) {
           throw new IllegalStateException("the topology stopped: " + streams.state());
