@@ -88,12 +88,18 @@ public final class ForecastThroughputBenchmark {
 
       double raw = consume(bootstrap, samples, null);
       double decoded = consume(bootstrap, samples, AvroSerdes.valueDeserializer(serde));
+      double noop = Boolean.getBoolean("bench.noop")
+          ? noopStreams(bootstrap, samples, threads) : Double.NaN;
       double streams = streams(bootstrap, serde, samples, threads);
       System.out.printf(Locale.ROOT, "%n=== forecaster throughput, %d samples (%d GPUs, %d "
               + "services, 6 partitions), in-JVM broker ===%n", samples, GPUS, SERVICES);
       System.out.printf(Locale.ROOT, "plain consumer, raw bytes      : %,10.0f samples/s%n", raw);
       System.out.printf(Locale.ROOT, "plain consumer, Avro decoded   : %,10.0f samples/s%n",
           decoded);
+      if (!Double.isNaN(noop)) {
+        System.out.printf(Locale.ROOT, "no-op Streams app (EOS v2, bytes): %,10.0f samples/s "
+            + "(%.2f of raw)%n", noop, noop / raw);
+      }
       System.out.printf(Locale.ROOT, "forecast topology (EOS v2, %d thread%s): %,10.0f samples/s%n",
           threads, threads == 1 ? "" : "s", streams);
       System.out.printf(Locale.ROOT, "ratio topology / raw consumer  : %.2f%n", streams / raw);
@@ -172,6 +178,48 @@ public final class ForecastThroughputBenchmark {
         System.out.print("");
       }
       return n * 1e9 / elapsed;
+    }
+  }
+
+  /**
+   * The floor of any Streams app on this topic: the same EOS v2 settings, a processor that only
+   * counts the raw records (no decoding, no state). What the topology can reach at best.
+   */
+  private static double noopStreams(String bootstrap, int samples, int threads)
+      throws Exception {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, KafkaBroker.unique("noop-bench"));
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+    p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("noop-bench-").toString());
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    java.util.concurrent.atomic.LongAdder count = new java.util.concurrent.atomic.LongAdder();
+    org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
+    builder.stream(TopicCatalogue.GPU_TELEMETRY, org.apache.kafka.streams.kstream.Consumed.with(
+            org.apache.kafka.common.serialization.Serdes.ByteArray(),
+            org.apache.kafka.common.serialization.Serdes.ByteArray()))
+        .process(() -> new org.apache.kafka.streams.processor.api.Processor<byte[], byte[],
+            Void, Void>() {
+          @Override
+          public void process(org.apache.kafka.streams.processor.api.Record<byte[], byte[]> r) {
+            count.increment();
+          }
+        });
+    try (KafkaStreams streams = new KafkaStreams(builder.build(), p)) {
+      streams.start();
+      long first = 0;
+      while (count.sum() < samples) {
+        if (count.sum() > 0 && first == 0) {
+          first = System.nanoTime();
+        }
+        Thread.sleep(5);
+      }
+      long elapsed = System.nanoTime() - first;
+      streams.close(Duration.ofSeconds(30));
+      return count.sum() * 1e9 / elapsed;
     }
   }
 
