@@ -49,6 +49,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * over-issue. Time comes only from the ticks ({@code now} = the tick's cluster time), so a replay
  * of the same input reproduces the same events (O2).
  *
+ * <p>It also keeps what the other inputs say: holidays, jobs (workload class and service from
+ * jobs.submitted, end from jobs.lifecycle: per-class series and the end of a stale carry) and
+ * the fleet's GPUs per node (cluster.inventory: the bound of over-issue).
+ *
  * <p>On each tick, in order: (1) minutes whose grace has passed are recorded, (2) on the first
  * tick of a local day the histories are pruned and the F4 slot map re-computed and published,
  * (3) for every service the forecast of the slot starting {@code leadTime} from now is made and
