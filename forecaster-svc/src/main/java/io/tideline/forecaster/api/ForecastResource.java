@@ -35,6 +35,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  *   <li>{@code GET /forecasts/{serviceId}/slots/{index}?date=2026-11-10} — the sketch quantiles
  *       of that slot of the day
  *   <li>{@code GET /slotmap} — the latest F4 slot map
+ *   <li>{@code GET /classes}, {@code GET /classes/{class}?at=…},
+ *       {@code GET /classes/{class}/slots/{index}?date=…} — the same per workload class (W1)
  * </ul>
  * 503 while the stores are not queryable (starting, restoring, rebalancing); 404 for an unknown
  * service or before the first slot map; 400 for a malformed time, date or slot.
@@ -83,6 +85,34 @@ public class ForecastResource {
     }
     return query(() -> queries.quantiles(serviceId, day, slot))
         .orElseThrow(() -> notFound(serviceId));
+  }
+
+  @GET
+  @Path("classes")
+  public List<String> workloadClasses() {
+    return query(queries::workloadClasses);
+  }
+
+  @GET
+  @Path("classes/{workloadClass}")
+  public ForecastView classForecast(@PathParam("workloadClass") String workloadClass,
+      @QueryParam("at") String at) {
+    Instant when = parse("at", at, Instant::parse);
+    return query(() -> queries.classForecast(workloadClass, when))
+        .orElseThrow(() -> error(404, "no history for workload class " + workloadClass));
+  }
+
+  @GET
+  @Path("classes/{workloadClass}/slots/{slot}")
+  public ForecastView classQuantiles(@PathParam("workloadClass") String workloadClass,
+      @PathParam("slot") int slot, @QueryParam("date") String date) {
+    LocalDate day = parse("date", date, LocalDate::parse);
+    int slots = settings.grid().slotsPerDay();
+    if (slot < 0 || slot >= slots) {
+      throw error(400, "slot must be in 0.." + (slots - 1) + ", got " + slot);
+    }
+    return query(() -> queries.classQuantiles(workloadClass, day, slot))
+        .orElseThrow(() -> error(404, "no history for workload class " + workloadClass));
   }
 
   @GET

@@ -47,8 +47,30 @@ public final class ForecastQueries {
 
   /** Services with a slot history, in key order. */
   public List<String> services() {
+    return keys(ForecastStores.SLOT_HISTORY);
+  }
+
+  /**
+   * Workload classes (W1) with a slot history: GPUs in use per class per minute, services
+   * under {@code ONLINE_INFERENCE}, jobs under the class they were submitted with.
+   */
+  public List<String> workloadClasses() {
+    return keys(ForecastStores.CLASS_HISTORY);
+  }
+
+  /** The forecast of workload class {@code workloadClass} for the slot holding {@code at}. */
+  public Optional<ForecastView> classForecast(String workloadClass, Instant at) {
+    return forecast(ForecastStores.CLASS_HISTORY, workloadClass, at);
+  }
+
+  /** The sketch quantiles of slot {@code slot} of a workload class on local {@code date}. */
+  public Optional<ForecastView> classQuantiles(String workloadClass, LocalDate date, int slot) {
+    return classForecast(workloadClass, grid.slotStart(date, slot));
+  }
+
+  private List<String> keys(String store) {
     List<String> out = new ArrayList<>();
-    ReadOnlyKeyValueStore<String, byte[]> histories = stores.store(ForecastStores.SLOT_HISTORY);
+    ReadOnlyKeyValueStore<String, byte[]> histories = stores.store(store);
     try (KeyValueIterator<String, byte[]> it = histories.all()) {
       it.forEachRemaining(kv -> out.add(kv.key));
     }
@@ -57,7 +79,11 @@ public final class ForecastQueries {
 
   /** The forecast of {@code serviceId} for the slot holding {@code at}; empty if unknown service. */
   public Optional<ForecastView> forecast(String serviceId, Instant at) {
-    byte[] bytes = stores.<byte[]>store(ForecastStores.SLOT_HISTORY).get(serviceId);
+    return forecast(ForecastStores.SLOT_HISTORY, serviceId, at);
+  }
+
+  private Optional<ForecastView> forecast(String store, String serviceId, Instant at) {
+    byte[] bytes = stores.<byte[]>store(store).get(serviceId);
     if (bytes == null) {
       return Optional.empty();
     }

@@ -17,7 +17,8 @@ final class Decoder<T> {
   static final String VALIDATION = "VALIDATION";
 
   private final Class<T> type;
-  private final Deserializer<T> deserializer;
+  private final String typeName;
+  private final Deserializer<? super T> deserializer;
   private final BiFunction<byte[], T, String> validator;
   private final boolean tombstonesAllowed;
   private final String service;
@@ -29,7 +30,18 @@ final class Decoder<T> {
    */
   Decoder(Class<T> type, Deserializer<T> deserializer, BiFunction<byte[], T, String> validator,
       boolean tombstonesAllowed, String service, ForecastMeters meters) {
+    this(type, type.getSimpleName(), deserializer, validator, tombstonesAllowed, service, meters);
+  }
+
+  /**
+   * @param typeName the event type as errors name it, when {@code type} is a projection of it
+   *     (telemetry is read as {@link SampleFacts} of a {@code GpuSample})
+   */
+  Decoder(Class<T> type, String typeName, Deserializer<? super T> deserializer,
+      BiFunction<byte[], T, String> validator, boolean tombstonesAllowed, String service,
+      ForecastMeters meters) {
     this.type = type;
+    this.typeName = typeName;
     this.deserializer = deserializer;
     this.validator = validator;
     this.tombstonesAllowed = tombstonesAllowed;
@@ -56,11 +68,11 @@ final class Decoder<T> {
       decoded = deserializer.deserialize(topic, headers, value);
     } catch (RuntimeException e) {
       return refuse(topic, partition, offset, key, value, timestamp, DESERIALIZATION, "not a "
-          + type.getSimpleName() + " in the registry's Avro wire format: " + rootMessage(e));
+          + typeName + " in the registry's Avro wire format: " + rootMessage(e));
     }
     if (!type.isInstance(decoded)) {
       return refuse(topic, partition, offset, key, value, timestamp, DESERIALIZATION,
-          "expected a " + type.getSimpleName() + ", got "
+          "expected a " + typeName + ", got "
               + (decoded == null ? "null" : decoded.getClass().getName()));
     }
     // 3. Check what the schema cannot say.

@@ -11,11 +11,12 @@ import io.micrometer.core.instrument.MeterRegistry;
  *   <li>{@code tideline_forecast_dead_letters_total{topic, error_class}}: input records refused
  *       and parked on {@code <topic>.dlq}.
  *   <li>{@code tideline_forecast_samples_total{outcome}}: GPU samples by what they did:
- *       {@code counted} (an OK sample counted a GPU for a service in a minute), {@code idle},
+ *       {@code counted} (an OK sample counted a GPU for a service in a minute), {@code job} (an OK sample
+ *       counted a GPU for a job without a service: training, batch), {@code idle},
  *       {@code carried} (a STALE sample counted for the GPU's last service), {@code unknown} (a
  *       STALE sample past the carry window made the minute unknown), {@code repeat} (the GPU
  *       was already counted in that minute), {@code late} (its minute was already closed),
- *       {@code unattributed} (training or unknown owner).
+ *       {@code unattributed} (a STALE sample of a GPU with no known owner).
  *   <li>{@code tideline_forecast_minutes_total{outcome}}: service-minutes {@code recorded} into
  *       the slot history, {@code skipped_unknown} (a stale GPU made the count unreliable), or
  *       {@code late} (arrived after the minute was recorded).
@@ -26,6 +27,15 @@ import io.micrometer.core.instrument.MeterRegistry;
  * </ul>
  */
 public final class ForecastMeters {
+
+  static final String COUNTED = "counted";
+  static final String JOB = "job";
+  static final String IDLE = "idle";
+  static final String CARRIED = "carried";
+  static final String UNKNOWN = "unknown";
+  static final String REPEAT = "repeat";
+  static final String LATE = "late";
+  static final String UNATTRIBUTED = "unattributed";
 
   private final MeterRegistry registry;
   // Per-sample meters are looked up once: a registry lookup per sample costs throughput.

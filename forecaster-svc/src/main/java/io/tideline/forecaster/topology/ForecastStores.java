@@ -19,10 +19,17 @@ public final class ForecastStores {
   public static final String PLANNER_CLOCK = "forecaster-planner-clock";
   /** Minute counts awaiting the minute grace: "minute|service" -> summed counts. */
   public static final String SERVICE_MINUTES = "forecaster-service-minutes";
-  /** Telemetry stage: gpu id -> last OK attribution and last counted minute. */
+  /** Per workload class (W1) slot history: class -> {@code SlotHistory.toBytes()}. */
+  public static final String CLASS_HISTORY = "forecaster-class-history";
+  /** Jobs: job id -> workload class, service and end (jobs.submitted + jobs.lifecycle). */
+  public static final String JOBS = "forecaster-jobs";
+  /** Nodes of the inventory: node id -> GPUs that can take work (cluster.inventory). */
+  public static final String NODES = "forecaster-nodes";
+  /**
+   * Telemetry stage: gpu id -> last OK owner and the open minutes the GPU is counted in (the
+   * minute counts are derived from these when a minute closes).
+   */
   public static final String GPUS = "forecaster-gpus";
-  /** Telemetry stage: open minutes "minute|service" -> counts seen by this task. */
-  public static final String OPEN_MINUTES = "forecaster-open-minutes";
   /** Telemetry stage: this task's event-time watermark and closed-minute mark. */
   public static final String TELEMETRY_CLOCK = "forecaster-telemetry-clock";
 

@@ -2,12 +2,16 @@ package io.tideline.forecaster.topology;
 
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
-import io.tideline.events.GpuSample;
 import io.tideline.events.Holiday;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.NodeInventory;
 import io.tideline.events.SlotClassMap;
 import io.tideline.events.SlotForecast;
 import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.forecaster.topology.ServiceInput.HolidayChange;
+import io.tideline.forecaster.topology.ServiceInput.JobChange;
+import io.tideline.forecaster.topology.ServiceInput.NodeChange;
 import io.tideline.forecaster.topology.ServiceInput.Tick;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.nio.charset.StandardCharsets;
@@ -34,16 +38,18 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *  gpu.telemetry --usage-marker (decode, count per GPU partition)--> service-counts \
- *  cluster.clock --decode--> ticks -----------------------------> service-ticks     +--> planner
- *  forecast.holidays --decode--> holiday changes ----------------> service-holidays /
+ *  cluster.clock --decode--> ticks -----------------------------> service-ticks     \
+ *  forecast.holidays --decode--> holiday changes ----------------> service-holidays  +--> planner
+ *  jobs.submitted + jobs.lifecycle --decode--> job changes ------> service-jobs     /
+ *  cluster.inventory --decode--> node changes -------------------> service-nodes   /
  *  (refused records of any input) --> &lt;topic&gt;.dlq        |
  *                 capacity.reservations, forecast.slots, forecast.slotmap &lt;-----------+
  * </pre>
  *
  * <p>Inputs are read as bytes and decoded in a processor: a record that is not a valid event is
  * parked on {@code <topic>.dlq} with the reason and the topology goes on. The per-service stage
- * reads three single-partition internal topics (counts, ticks, holidays), so one task owns every
- * service, the one clock and the whole calendar; it sees one small record per service per
+ * reads five single-partition internal topics (counts, ticks, holidays, jobs, nodes), so one task
+ * owns every service, the one clock, the whole calendar, the jobs and the fleet; it sees one small record per service per
  * telemetry task per minute, which one partition carries for any fleet. Every store is
  * persistent with a changelog; run it with {@code processing.guarantee=exactly_once_v2}.
  */
@@ -80,23 +86,24 @@ public final class ForecastTopology {
     StreamsBuilder builder = new StreamsBuilder();
     Serde<byte[]> bytes = Serdes.ByteArray();
     Serde<String> strings = Serdes.String();
-    for (String name : new String[] {ForecastStores.GPUS, ForecastStores.OPEN_MINUTES,
+    for (String name : new String[] {ForecastStores.GPUS,
         ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.SLOT_MAP,
-        ForecastStores.SERVICE_MINUTES}) {
+        ForecastStores.SERVICE_MINUTES, ForecastStores.CLASS_HISTORY, ForecastStores.JOBS}) {
       builder.addStateStore(store(name, Serdes.ByteArray(), kind));
     }
     builder.addStateStore(store(ForecastStores.TELEMETRY_CLOCK, Serdes.Long(), kind));
     builder.addStateStore(store(ForecastStores.PLANNER_CLOCK, Serdes.Long(), kind));
+    builder.addStateStore(store(ForecastStores.NODES, Serdes.Long(), kind));
     builder.addStateStore(store(ForecastStores.HOLIDAYS, Serdes.String(), kind));
 
     // 1. Decode the three inputs; refused records become dead letters.
     // Telemetry is decoded inside the usage marker (step 2): the hot path, one step less.
     KStream<String, Object> marked = builder
         .stream(TopicCatalogue.GPU_TELEMETRY, Consumed.with(bytes, bytes).withName("telemetry-in"))
-        .process(() -> new UsageMarker(settings, meters, new Decoder<>(GpuSample.class,
-            serdes.telemetry(), ForecastTopology::checkSample, false, settings.service(),
-            meters)), Named.as("usage-marker"),
-            ForecastStores.GPUS, ForecastStores.OPEN_MINUTES, ForecastStores.TELEMETRY_CLOCK);
+        .process(() -> new UsageMarker(settings, meters, new Decoder<>(SampleFacts.class,
+            "GpuSample", serdes.telemetry(), ForecastTopology::checkSample, false,
+            settings.service(), meters)), Named.as("usage-marker"),
+            ForecastStores.GPUS, ForecastStores.TELEMETRY_CLOCK);
     KStream<byte[], Decoded<ClockTick>> ticks = builder
         .stream(TopicCatalogue.CLUSTER_CLOCK, Consumed.with(bytes, bytes)
             .withTimestampExtractor(new ClockTimestamps(serdes.ticks())).withName("clock-in"))
@@ -108,6 +115,23 @@ public final class ForecastTopology {
         .processValues(() -> new DecodeProcessor<>(new Decoder<>(Holiday.class,
             serdes.holidays(), ForecastTopology::checkHoliday, true, settings.service(), meters)),
             Named.as("holidays-decode"));
+    KStream<byte[], Decoded<JobSubmitted>> submissions = builder
+        .stream(TopicCatalogue.JOBS_SUBMITTED, Consumed.with(bytes, bytes).withName("jobs-in"))
+        .processValues(() -> new DecodeProcessor<>(new Decoder<>(JobSubmitted.class,
+            serdes.submissions(), ForecastTopology::checkSubmission, false, settings.service(),
+            meters)), Named.as("jobs-decode"));
+    KStream<byte[], Decoded<JobLifecycle>> lifecycle = builder
+        .stream(TopicCatalogue.JOBS_LIFECYCLE, Consumed.with(bytes, bytes)
+            .withName("lifecycle-in"))
+        .processValues(() -> new DecodeProcessor<>(new Decoder<>(JobLifecycle.class,
+            serdes.lifecycle(), ForecastTopology::checkLifecycle, false, settings.service(),
+            meters)), Named.as("lifecycle-decode"));
+    KStream<byte[], Decoded<NodeInventory>> inventory = builder
+        .stream(TopicCatalogue.CLUSTER_INVENTORY, Consumed.with(bytes, bytes)
+            .withName("inventory-in"))
+        .processValues(() -> new DecodeProcessor<>(new Decoder<>(NodeInventory.class,
+            serdes.inventory(), ForecastTopology::checkInventory, true, settings.service(),
+            meters)), Named.as("inventory-decode"));
     // Each input dead-letters on its own sink, so the inputs stay in separate sub-topologies
     // (a shared sink would tie gpu.telemetry's tasks to the clock's single partition).
     marked.filter((k, v) -> v instanceof UsageMarker.Refused, Named.as("telemetry-refused"))
@@ -117,6 +141,9 @@ public final class ForecastTopology {
             ForecastSerdes.writeOnly(serdes.deadLetters())).withName("telemetry-dead-letters-out"));
     deadLetters(ticks, "clock", serdes);
     deadLetters(holidays, "holidays", serdes);
+    deadLetters(submissions, "jobs", serdes);
+    deadLetters(lifecycle, "lifecycle", serdes);
+    deadLetters(inventory, "inventory", serdes);
 
     // 2. Telemetry stage: GPUs in use per service per minute, counted where the samples are.
     KStream<String, ServiceInput> counts = marked
@@ -137,16 +164,47 @@ public final class ForecastTopology {
           return KeyValue.pair(date, change);
         }, Named.as("holiday-changes"));
 
+    // Jobs: class and service at submission, the end from the lifecycle (other facts dropped:
+    // only starts and ends change what the forecaster attributes).
+    KStream<String, ServiceInput> jobInputs = submissions
+        .filter((k, v) -> !v.refused(), Named.as("jobs-accepted"))
+        .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getJobId(), new JobChange(
+            v.value().getJobId(), v.value().getWorkloadClass().name(),
+            v.value().getServiceId() == null ? "" : v.value().getServiceId(), Long.MIN_VALUE)),
+            Named.as("job-submissions"))
+        .merge(lifecycle
+            .filter((k, v) -> !v.refused() && settings.cluster().equals(v.value().getCluster())
+                && lifecycleEnd(v.value()) != null, Named.as("lifecycle-accepted"))
+            .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getJobId(),
+                new JobChange(v.value().getJobId(), "", "", lifecycleEnd(v.value()))),
+                Named.as("job-lifecycle")), Named.as("job-changes"));
+    // Nodes: the GPUs that can take work (a drained node's cannot; a tombstone = left).
+    KStream<String, ServiceInput> nodeInputs = inventory
+        .filter((k, v) -> !v.refused() && (v.tombstone()
+            || settings.cluster().equals(v.value().getCluster())), Named.as("inventory-accepted"))
+        .map((k, v) -> {
+          String node = v.tombstone() ? new String(k, StandardCharsets.UTF_8)
+              : v.value().getNodeId();
+          int gpus = v.tombstone() ? 0 : switch (v.value().getChange()) {
+            case JOINED, UPDATED -> v.value().getGpuCount();
+            case DRAINED, LEFT -> 0;
+          };
+          return KeyValue.<String, ServiceInput>pair(node, new NodeChange(node, gpus));
+        }, Named.as("node-changes"));
+
     // 3. Per-service stage on one partition: record minutes, forecast, plan on every tick.
     // Each kind reaches it through its own single-partition internal topic, so one task reads
     // all three and orders them by timestamp (a count's timestamp is its minute's end).
     KStream<String, SpecificRecord> decisions = single(counts, "service-counts")
         .merge(single(tickInputs, "service-ticks"), Named.as("inputs-1"))
         .merge(single(holidayInputs, "service-holidays"), Named.as("inputs-2"))
+        .merge(single(jobInputs, "service-jobs"), Named.as("inputs-3"))
+        .merge(single(nodeInputs, "service-nodes"), Named.as("inputs-4"))
         .process(() -> new ServicePlanner(settings, meters), Named.as("service-planner"),
             ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.HOLIDAYS,
             ForecastStores.SLOT_MAP, ForecastStores.PLANNER_CLOCK,
-            ForecastStores.SERVICE_MINUTES);
+            ForecastStores.SERVICE_MINUTES, ForecastStores.CLASS_HISTORY, ForecastStores.JOBS,
+            ForecastStores.NODES);
 
     // 4. Publish each kind of decision on its topic.
     decisions.filter((k, v) -> v instanceof CapacityReservation, Named.as("reservations"))
@@ -186,14 +244,45 @@ public final class ForecastTopology {
         Serdes.String(), values).withCachingEnabled().withLoggingEnabled(java.util.Map.of());
   }
 
-  static String checkSample(byte[] key, GpuSample s) {
-    if (s.getGpuId() == null || s.getGpuId().isBlank()) {
+  static String checkSample(byte[] key, SampleFacts s) {
+    if (s.gpuId() == null || s.gpuId().isBlank()) {
       return "gpuId is empty";
     }
-    if (s.getSampledAt() == null || s.getSampledAt().toEpochMilli() < 0) {
-      return "sampledAt of GPU " + s.getGpuId() + " is before 1970";
+    if (s.sampledAt() < 0) {
+      return "sampledAt of GPU " + s.gpuId() + " is before 1970";
     }
     return null;
+  }
+
+  /** The end time of a lifecycle fact that ends a job; MIN_VALUE for a (re)start; else null. */
+  static Long lifecycleEnd(JobLifecycle l) {
+    return switch (l.getType()) {
+      case COMPLETED, FAILED, PREEMPTED -> l.getOccurredAt().toEpochMilli();
+      case STARTED, RESUMED -> Long.MIN_VALUE;
+      default -> null;
+    };
+  }
+
+  static String checkSubmission(byte[] key, JobSubmitted j) {
+    return j.getJobId() == null || j.getJobId().isBlank() ? "jobId is empty" : null;
+  }
+
+  static String checkLifecycle(byte[] key, JobLifecycle l) {
+    if (l.getJobId() == null || l.getJobId().isBlank()) {
+      return "jobId is empty";
+    }
+    return l.getOccurredAt() == null ? "occurredAt of job " + l.getJobId() + " is missing" : null;
+  }
+
+  static String checkInventory(byte[] key, NodeInventory n) {
+    if (n == null) {
+      return key == null ? "tombstone without a key: a node's key must be its node id" : null;
+    }
+    if (n.getNodeId() == null || n.getNodeId().isBlank()) {
+      return "nodeId is empty";
+    }
+    return n.getGpuCount() < 0
+        ? "node " + n.getNodeId() + " reports " + n.getGpuCount() + " GPUs" : null;
   }
 
   static String checkTick(byte[] key, ClockTick t) {

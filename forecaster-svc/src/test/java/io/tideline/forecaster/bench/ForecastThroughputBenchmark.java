@@ -67,6 +67,14 @@ public final class ForecastThroughputBenchmark {
     for (String category : new String[] {"", "org.apache.kafka", "kafka", "io.apicurio"}) {
       java.util.logging.Logger.getLogger(category).setLevel(java.util.logging.Level.WARNING);
     }
+    // Without a configuration the log manager has no handler: show warnings and errors.
+    java.util.logging.ConsoleHandler console = new java.util.logging.ConsoleHandler();
+    console.setLevel(java.util.logging.Level.ALL);
+    java.util.logging.Logger.getLogger("").addHandler(console);
+    if (Boolean.getBoolean("bench.streams.info")) {
+      java.util.logging.Logger.getLogger("org.apache.kafka.streams")
+          .setLevel(java.util.logging.Level.INFO);
+    }
     int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     try (TidelineInfra infra = TidelineInfra.start()) {
@@ -74,23 +82,47 @@ public final class ForecastThroughputBenchmark {
       infra.broker().createTopics(TopicCatalogue.all().stream()
           .map(t -> t.name() + ":" + t.partitions()).toArray(String[]::new));
       infra.broker().createTopics(ForecastTopology.FORECAST_SLOTMAP);
+      keepForever(bootstrap, TopicCatalogue.GPU_TELEMETRY);
       Map<String, Object> serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
       produce(bootstrap, serde, samples);
 
       double raw = consume(bootstrap, samples, null);
       double decoded = consume(bootstrap, samples, AvroSerdes.valueDeserializer(serde));
+      double noop = Boolean.getBoolean("bench.noop")
+          ? noopStreams(bootstrap, samples, threads) : Double.NaN;
       double streams = streams(bootstrap, serde, samples, threads);
       System.out.printf(Locale.ROOT, "%n=== forecaster throughput, %d samples (%d GPUs, %d "
               + "services, 6 partitions), in-JVM broker ===%n", samples, GPUS, SERVICES);
       System.out.printf(Locale.ROOT, "plain consumer, raw bytes      : %,10.0f samples/s%n", raw);
       System.out.printf(Locale.ROOT, "plain consumer, Avro decoded   : %,10.0f samples/s%n",
           decoded);
+      if (!Double.isNaN(noop)) {
+        System.out.printf(Locale.ROOT, "no-op Streams app (EOS v2, bytes): %,10.0f samples/s "
+            + "(%.2f of raw)%n", noop, noop / raw);
+      }
       System.out.printf(Locale.ROOT, "forecast topology (EOS v2, %d thread%s): %,10.0f samples/s%n",
           threads, threads == 1 ? "" : "s", streams);
       System.out.printf(Locale.ROOT, "ratio topology / raw consumer  : %.2f%n", streams / raw);
       System.out.printf(Locale.ROOT, "ratio topology / decoding cons.: %.2f%n", streams / decoded);
     }
     System.exit(0);
+  }
+
+  /**
+   * The samples are stamped 2026-11-10 (event time of the scenario): older than the default
+   * 7-day retention, so the broker's retention check (every 5 min) would delete them before
+   * the topology has read them and it would wait for records that are gone.
+   */
+  private static void keepForever(String bootstrap, String topic) throws Exception {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", bootstrap))) {
+      var resource = new org.apache.kafka.common.config.ConfigResource(
+          org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+      admin.incrementalAlterConfigs(Map.of(resource, List.of(
+          new org.apache.kafka.clients.admin.AlterConfigOp(
+              new org.apache.kafka.clients.admin.ConfigEntry("retention.ms", "-1"),
+              org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+    }
   }
 
   /** Samples every 10 s of event time for every GPU; a tenth of the GPUs idle. */
@@ -149,6 +181,48 @@ public final class ForecastThroughputBenchmark {
     }
   }
 
+  /**
+   * The floor of any Streams app on this topic: the same EOS v2 settings, a processor that only
+   * counts the raw records (no decoding, no state). What the topology can reach at best.
+   */
+  private static double noopStreams(String bootstrap, int samples, int threads)
+      throws Exception {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, KafkaBroker.unique("noop-bench"));
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+    p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("noop-bench-").toString());
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    java.util.concurrent.atomic.LongAdder count = new java.util.concurrent.atomic.LongAdder();
+    org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
+    builder.stream(TopicCatalogue.GPU_TELEMETRY, org.apache.kafka.streams.kstream.Consumed.with(
+            org.apache.kafka.common.serialization.Serdes.ByteArray(),
+            org.apache.kafka.common.serialization.Serdes.ByteArray()))
+        .process(() -> new org.apache.kafka.streams.processor.api.Processor<byte[], byte[],
+            Void, Void>() {
+          @Override
+          public void process(org.apache.kafka.streams.processor.api.Record<byte[], byte[]> r) {
+            count.increment();
+          }
+        });
+    try (KafkaStreams streams = new KafkaStreams(builder.build(), p)) {
+      streams.start();
+      long first = 0;
+      while (count.sum() < samples) {
+        if (count.sum() > 0 && first == 0) {
+          first = System.nanoTime();
+        }
+        Thread.sleep(5);
+      }
+      long elapsed = System.nanoTime() - first;
+      streams.close(Duration.ofSeconds(30));
+      return count.sum() * 1e9 / elapsed;
+    }
+  }
+
   private static double streams(String bootstrap, Map<String, Object> serde, int samples,
       int threads) throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -163,14 +237,41 @@ public final class ForecastThroughputBenchmark {
         Files.createTempDirectory("forecaster-bench-").toString());
     p.put(StreamsConfig.producerPrefix("max.in.flight.requests.per.connection"), 1);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    // Optional tuning from system properties (e.g. -Dbench.max.poll.records=5000), to compare.
+    for (String name : new String[] {"max.poll.records", "fetch.min.bytes",
+        "fetch.max.wait.ms"}) {
+      String v = System.getProperty("bench." + name);
+      if (v != null) {
+        p.put(StreamsConfig.consumerPrefix(name), v);
+      }
+    }
+    String buffered = System.getProperty("bench.buffered.records.per.partition");
+    if (buffered != null) {
+      p.put("buffered.records.per.partition", buffered);
+    }
     ForecastSettings settings = ForecastSettings.defaults("default", "forecaster-bench",
         ZoneOffset.UTC);
     try (KafkaStreams streams = new KafkaStreams(ForecastTopology.build(settings,
         ForecastSerdes.fromRegistry(serde), new ForecastMeters(registry)), p)) {
+      streams.setUncaughtExceptionHandler(e -> {
+        e.printStackTrace();
+        return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler
+            .StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      });
       streams.start();
       long first = 0;
       double handled = 0;
+      long lastReport = System.nanoTime();
       while (handled < samples) {
+        if (System.nanoTime() - lastReport > 30_000_000_000L) {
+          System.out.printf(Locale.ROOT, "  topology: %,.0f samples handled, state %s%n", handled,
+              streams.state());
+          lastReport = System.nanoTime();
+        }
+        if (!streams.state().isRunningOrRebalancing()
+            && streams.state() != KafkaStreams.State.CREATED) {
+          throw new IllegalStateException("the topology stopped: " + streams.state());
+        }
         handled = registry.find("tideline.forecast.samples").counters().stream()
             .mapToDouble(c -> c.count()).sum();
         if (handled > 0 && first == 0) {

@@ -7,6 +7,12 @@ import io.tideline.events.ClockTick;
 import io.tideline.events.DeadLetter;
 import io.tideline.events.GpuSample;
 import io.tideline.events.Holiday;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.NodeChange;
+import io.tideline.events.NodeInventory;
+import io.tideline.events.SwitchPath;
 import io.tideline.events.SampleSource;
 import io.tideline.events.SampleState;
 import io.tideline.events.SlotClassMap;
@@ -54,6 +60,9 @@ final class ForecastDriver implements AutoCloseable {
   private final TestInputTopic<byte[], byte[]> telemetry;
   private final TestInputTopic<byte[], byte[]> clock;
   private final TestInputTopic<byte[], byte[]> holidays;
+  private final TestInputTopic<byte[], byte[]> submissions;
+  private final TestInputTopic<byte[], byte[]> lifecycle;
+  private final TestInputTopic<byte[], byte[]> inventory;
   private final TestOutputTopic<String, CapacityReservation> reservations;
   private final TestOutputTopic<String, SlotForecast> forecasts;
   private final TestOutputTopic<String, SlotClassMap> slotMaps;
@@ -84,6 +93,9 @@ final class ForecastDriver implements AutoCloseable {
     telemetry = driver.createInputTopic(TopicCatalogue.GPU_TELEMETRY, bytes, bytes);
     clock = driver.createInputTopic(TopicCatalogue.CLUSTER_CLOCK, bytes, bytes);
     holidays = driver.createInputTopic(ForecastTopology.FORECAST_HOLIDAYS, bytes, bytes);
+    submissions = driver.createInputTopic(TopicCatalogue.JOBS_SUBMITTED, bytes, bytes);
+    lifecycle = driver.createInputTopic(TopicCatalogue.JOBS_LIFECYCLE, bytes, bytes);
+    inventory = driver.createInputTopic(TopicCatalogue.CLUSTER_INVENTORY, bytes, bytes);
     StringDeserializer strings = new StringDeserializer();
     reservations = driver.createOutputTopic(TopicCatalogue.CAPACITY_RESERVATIONS, strings,
         AvroSerdes.valueDeserializer(serdeConfig));
@@ -158,6 +170,44 @@ final class ForecastDriver implements AutoCloseable {
   void settle(Instant at) {
     send(sample("settle-gpu", null, at, SampleState.OK));
     tick(at.plusSeconds(90));
+  }
+
+  /** A GPU sample of {@code gpuId} held by {@code jobId} (no service: training or batch). */
+  static GpuSample jobSample(String gpuId, String jobId, Instant at, SampleState state) {
+    return GpuSample.newBuilder()
+        .setGpuId(gpuId).setCluster(CLUSTER).setNodeId("node-" + gpuId).setGpuIndex(0)
+        .setSampledAt(at).setState(state)
+        .setUtilizationPct(state == SampleState.OK ? 80.0 : null)
+        .setJobId(jobId).setSource(SampleSource.SIMULATOR)
+        .build();
+  }
+
+  void submit(JobSubmitted job) {
+    submissions.pipeInput(job.getJobId().getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.JOBS_SUBMITTED, job), job.getSubmittedAt());
+  }
+
+  void lifecycle(String jobId, LifecycleType type, Instant at) {
+    JobLifecycle l = JobLifecycle.newBuilder().setJobId(jobId).setCluster(CLUSTER).setType(type)
+        .setOccurredAt(at).build();
+    lifecycle.pipeInput(jobId.getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.JOBS_LIFECYCLE, l), at);
+  }
+
+  /** A node of {@code gpus} GPUs joins ({@code change} JOINED) or changes. */
+  void node(String nodeId, int gpus, NodeChange change, Instant at) {
+    NodeInventory n = NodeInventory.newBuilder().setCluster(CLUSTER).setNodeId(nodeId)
+        .setChange(change).setObservedAt(at).setGpuModel("H100").setGpuMemoryMiB(81920)
+        .setGpuCount(gpus)
+        .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch("asw1")
+            .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
+        .build();
+    inventory.pipeInput(nodeId.getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.CLUSTER_INVENTORY, n), at);
+  }
+
+  void sendRawInventory(String key, byte[] value, Instant at) {
+    inventory.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at);
   }
 
   void declareHoliday(LocalDate date, Instant at) {

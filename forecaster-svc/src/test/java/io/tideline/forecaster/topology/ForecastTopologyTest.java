@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.DeadLetter;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.NodeChange;
+import io.tideline.events.WorkloadClass;
+import io.tideline.testkit.JobSubmissions;
 import io.tideline.events.ReservationAction;
 import io.tideline.events.SampleState;
 import io.tideline.events.SlotClass;
@@ -332,6 +336,120 @@ class ForecastTopologyTest {
       assertThat(f.queries().forecast("nobody", at(D, "09:00"))).isEmpty();
       assertThat(f.queries().services()).containsExactly("chat");
     }
+  }
+
+  @Test
+  void shouldEndTheStaleCarryWhenTheJobEnds() {
+    try (ForecastDriver f = driver(settings())) {
+      LocalDate day = D.minusDays(1);
+      // 09:00-09:01: chat runs two instances, job chat-a on gpu-a and job chat-b on gpu-b.
+      for (String t : new String[] {"09:00:30", "09:01:30"}) {
+        f.send(instanceSample("gpu-a", "chat-a", at(day, t), SampleState.OK));
+        f.send(instanceSample("gpu-b", "chat-b", at(day, t), SampleState.OK));
+      }
+      // chat-b completes at 09:02:00; from then on both GPUs' scrapes fail (STALE, no owner).
+      f.lifecycle("chat-b", LifecycleType.COMPLETED, at(day, "09:02:00"));
+      for (String t : new String[] {"09:02:30", "09:03:30"}) {
+        f.send(ForecastDriver.sample("gpu-a", null, at(day, t), SampleState.STALE));
+        f.send(ForecastDriver.sample("gpu-b", null, at(day, t), SampleState.STALE));
+      }
+      f.settle(at(day, "09:05"));
+
+      // 09:00-09:01 at 2; 09:02-09:03 carry gpu-a only (chat-b ended): 1, not 2 and not 0.
+      ForecastView view = f.queries().quantiles("chat", D, 36).orElseThrow();
+      assertThat(view.samples()).isEqualTo(4);
+      assertThat(view.p50()).isCloseTo(1.0, withinPercentage(1));
+      assertThat(view.p99()).isCloseTo(2.0, withinPercentage(1));
+      assertThat(f.meters.count("tideline.forecast.minutes", "outcome", "carry_ended"))
+          .isEqualTo(2);
+    }
+  }
+
+  @Test
+  void shouldKeepGpusInUsePerWorkloadClassAttributedByJob() {
+    try (ForecastDriver f = driver(settings())) {
+      LocalDate day = D.minusDays(1);
+      f.submit(JobSubmissions.training("train-1").at(at(day, "08:00")).build());
+      f.submit(JobSubmissions.training("probe-1").workloadClass(WorkloadClass.EXPLORATORY_TRAINING)
+          .at(at(day, "08:00")).build());
+      for (int m = 0; m < 5; m++) {
+        Instant t = at(day, "09:00").plusSeconds(60L * m + 30);
+        for (int g = 0; g < 3; g++) {
+          f.send(ForecastDriver.jobSample("train-gpu-" + g, "train-1", t, SampleState.OK));
+        }
+        f.send(ForecastDriver.jobSample("probe-gpu", "probe-1", t, SampleState.OK));
+        f.send(ForecastDriver.jobSample("odd-gpu", "never-submitted", t, SampleState.OK));
+      }
+      f.usage("chat", 2, at(day, "09:00"), 5, IDLE);
+      f.settle(at(day, "09:06"));
+
+      var q = f.queries();
+      assertThat(q.workloadClasses()).containsExactly("EXPLORATORY_TRAINING",
+          "ONLINE_INFERENCE", "TRAINING", "UNKNOWN");
+      assertThat(q.classQuantiles("TRAINING", D, 36).orElseThrow().p50())
+          .isCloseTo(3.0, withinPercentage(1));
+      assertThat(q.classQuantiles("EXPLORATORY_TRAINING", D, 36).orElseThrow().p50())
+          .isCloseTo(1.0, withinPercentage(1));
+      assertThat(q.classQuantiles("ONLINE_INFERENCE", D, 36).orElseThrow().p50())
+          .isCloseTo(2.0, withinPercentage(1));
+      assertThat(q.classQuantiles("UNKNOWN", D, 36).orElseThrow().samples()).isEqualTo(5);
+      assertThat(q.services()).containsExactly("chat"); // jobs are not services
+      assertThat(f.meters.count("tideline.forecast.samples", "outcome", "job")).isEqualTo(25);
+    }
+  }
+
+  @Test
+  void shouldBoundOverIssueByTheIdleGpusOfTheFleetInventory() {
+    try (ForecastDriver f = driver(settings())) {
+      risingHistory(f);
+      morningUntilReserve(f);
+      f.reservations();
+      // The fleet: 3 nodes of 10 GPUs. Telemetry sees no idle GPU in the slot (4 report
+      // nothing), one GPU runs training: 30 - 26 - 1 = 3 can be lent.
+      for (int n = 1; n <= 3; n++) {
+        f.node("node-" + n, 10, NodeChange.JOINED, at(D, "08:45:05"));
+      }
+      f.submit(JobSubmissions.training("train-1").at(at(D, "08:00")).build());
+      for (int m = 0; m < 18; m++) {
+        Instant t = at(D, "08:45").plusSeconds(60L * m + 30);
+        f.send(ForecastDriver.jobSample("train-gpu", "train-1", t, SampleState.OK));
+        for (int g = 0; g < (m < 15 ? 10 : 26); g++) {
+          f.send(ForecastDriver.sample("chat-gpu-" + g, "chat", t, SampleState.OK));
+        }
+      }
+      f.ticks(at(D, "08:45:10"), at(D, "09:03:00"));
+
+      List<CapacityReservation> overIssues = f.reservations();
+      assertThat(overIssues).hasSize(1);
+      assertThat(overIssues.get(0).getAction()).isEqualTo(ReservationAction.OVER_ISSUE);
+      assertThat(overIssues.get(0).getGpus()).isEqualTo(3.0);
+      assertThat(overIssues.get(0).getReason()).contains("short 6").contains("pool idle 3");
+      // The 3 lent are drawn from the pool until they expire: no second grant on later ticks.
+    }
+  }
+
+  @Test
+  void shouldDeadLetterABadInventoryRecordAndKeepCountingTheFleet() {
+    try (ForecastDriver f = driver(settings())) {
+      f.sendRawInventory("node-x", "not avro".getBytes(StandardCharsets.UTF_8), at(D, "08:00"));
+      f.node("node-1", 8, NodeChange.JOINED, at(D, "08:00:01"));
+      f.node("node-1", 8, NodeChange.DRAINED, at(D, "08:00:02"));
+      f.node("node-2", 4, NodeChange.JOINED, at(D, "08:00:03"));
+
+      List<DeadLetter> letters = f.deadLetters("cluster.inventory");
+      assertThat(letters).hasSize(1);
+      assertThat(letters.get(0).getError()).contains("not a NodeInventory");
+      assertThat(f.driver.<String, Long>getKeyValueStore(ForecastStores.PLANNER_CLOCK)
+          .get(ServicePlanner.FLEET_GPUS)).isEqualTo(4L); // node-1 drained: no new work
+    }
+  }
+
+  /** A sample of a service instance: service {@code chat}, job {@code jobId}. */
+  private static io.tideline.events.GpuSample instanceSample(String gpuId, String jobId,
+      Instant at, SampleState state) {
+    io.tideline.events.GpuSample s = ForecastDriver.sample(gpuId, "chat", at, state);
+    s.setJobId(jobId);
+    return s;
   }
 
   private static byte[] holidayBytes(ForecastDriver f, String date) {

@@ -19,11 +19,19 @@ import java.util.Locale;
  * the same slot multiplied by {@link ForecastConfig#holidayFallbackFactor()} (default 1.0). A
  * weekend profile was not chosen because F1 flags holidays only, so the core has no notion of a
  * weekend; a calendar may list weekends as holidays where they behave like them.
+ *
+ * <p>Level correction: same-slot quantiles know the shape of a day but not today's level, and
+ * demand drifts (the ServeGen trace drops 30–40% over its last days). The forecast is therefore
+ * scaled by how today's recent slots compare with their own same-slot medians: the sum of the
+ * mean usage of the complete slots in the last {@link ForecastConfig#levelWindow()} before
+ * {@code asOf}, over the sum of those slots' medians (each from days of its own kind), bounded by
+ * {@link ForecastConfig#maxLevelFactor()}. Without such slots (no data yet today) the factor is 1.
  */
 public final class SlotForecaster {
 
   private static final String RULE_WINDOW = "F1 same-slot rolling window";
   private static final String RULE_HOLIDAY = "F1 holiday flag";
+  private static final String RULE_LEVEL = "F1 level correction";
 
   private final ForecastConfig config;
 
@@ -43,6 +51,17 @@ public final class SlotForecaster {
    * @param calendar the holiday calendar; its zone must be the grid's zone
    */
   public SlotForecast forecast(SlotHistory history, Instant slotStart, HolidayCalendar calendar) {
+    return forecast(history, slotStart, calendar, slotStart);
+  }
+
+  /**
+   * Forecasts {@code history}'s usage in the slot starting at {@code slotStart}, as known at
+   * {@code asOf} (the level correction uses only slots complete by then).
+   *
+   * @param asOf when the forecast is made (event time), at or before {@code slotStart}
+   */
+  public SlotForecast forecast(SlotHistory history, Instant slotStart, HolidayCalendar calendar,
+      Instant asOf) {
     // 1. Check the inputs agree on the slot grid and zone.
     SlotGrid grid = history.grid();
     if (!grid.zone().equals(calendar.zone())) {
@@ -68,8 +87,8 @@ public final class SlotForecaster {
         trace.add(new TraceEntry(subject, RULE_HOLIDAY, "holiday history", String.format(
             Locale.ROOT, "%d holidays with data since %s >= minimum %d", holidays.daysUsed(),
             holidayFrom, config.minHolidayDays())));
-        return build(history, slotStart, grid, kind, ForecastBasis.HOLIDAY_HISTORY, holidays, 1.0,
-            trace);
+        return build(history, slotStart, grid, kind, ForecastBasis.HOLIDAY_HISTORY, holidays,
+            level(history, calendar, asOf, subject, trace), trace);
       }
       // 3. Too little holiday history: scaled regular-day statistics (documented fallback).
       SlotHistory.Merged regular = history.merge(regularFrom, day, slot,
@@ -80,7 +99,8 @@ public final class SlotForecaster {
               holidays.daysUsed(), holidayFrom, config.minHolidayDays(), regularFrom,
               day.minusDays(1), config.holidayFallbackFactor())));
       return build(history, slotStart, grid, kind, ForecastBasis.REGULAR_SCALED_FOR_HOLIDAY,
-          regular, config.holidayFallbackFactor(), trace);
+          regular, config.holidayFallbackFactor() * level(history, calendar, asOf, subject, trace),
+          trace);
     }
 
     // 4. A regular slot: regular days of the rolling window only.
@@ -89,8 +109,62 @@ public final class SlotForecaster {
     trace.add(new TraceEntry(subject, RULE_WINDOW, "regular history", String.format(Locale.ROOT,
         "%d regular days with data in %s..%s (window %d days, holidays excluded)",
         regular.daysUsed(), regularFrom, day.minusDays(1), config.windowDays())));
-    return build(history, slotStart, grid, kind, ForecastBasis.REGULAR_HISTORY, regular, 1.0,
-        trace);
+    return build(history, slotStart, grid, kind, ForecastBasis.REGULAR_HISTORY, regular,
+        level(history, calendar, asOf, subject, trace), trace);
+  }
+
+  /**
+   * The level factor (see the class comment): (1) take the complete slots in
+   * {@code [asOf - levelWindow, asOf)}; (2) for each with data on its own day, add its mean usage
+   * to the actual sum and the median of the same slot over the earlier days of its kind to the
+   * expected sum; (3) the factor is actual / expected, bounded; 1 when nothing compares.
+   */
+  private double level(SlotHistory history, HolidayCalendar calendar, Instant asOf,
+      String subject, List<TraceEntry> trace) {
+    if (config.levelWindow().isZero()) {
+      return 1.0;
+    }
+    SlotGrid grid = history.grid();
+    Instant from = asOf.minus(config.levelWindow());
+    Instant t = grid.slotStartOf(from);
+    if (t.isBefore(from)) {
+      t = t.plus(grid.slotLength());
+    }
+    double actual = 0;
+    double expected = 0;
+    int slots = 0;
+    for (; !t.plus(grid.slotLength()).isAfter(asOf); t = t.plus(grid.slotLength())) {
+      LocalDate day = grid.date(t);
+      int slot = grid.slotIndex(t);
+      DDSketch today = history.merge(day, day.plusDays(1), slot, d -> true).sketch();
+      if (today.isEmpty()) {
+        continue;
+      }
+      DayKind kind = calendar.kindOf(day);
+      LocalDate since = day.minusDays(kind == DayKind.HOLIDAY
+          ? config.holidayWindowDays() : config.windowDays());
+      DDSketch past = history.merge(since, day, slot, d -> calendar.kindOf(d) == kind).sketch();
+      if (past.isEmpty()) {
+        continue;
+      }
+      double median = past.getValueAtQuantile(Quantile.P50.level());
+      if (median <= 0) {
+        continue;
+      }
+      actual += today.getSum() / today.getCount();
+      expected += median;
+      slots++;
+    }
+    if (slots == 0) {
+      return 1.0;
+    }
+    double raw = actual / expected;
+    double factor = Math.max(1 / config.maxLevelFactor(), Math.min(config.maxLevelFactor(), raw));
+    trace.add(new TraceEntry(subject, RULE_LEVEL, String.format(Locale.ROOT, "x %.2f", factor),
+        String.format(Locale.ROOT, "%d slots before %s: mean usage %.1f vs same-slot medians "
+            + "%.1f GPUs (ratio %.2f, bound %.1f)", slots, asOf, actual, expected, raw,
+            config.maxLevelFactor())));
+    return factor;
   }
 
   private SlotForecast build(SlotHistory history, Instant slotStart, SlotGrid grid, DayKind kind,

@@ -77,6 +77,57 @@ class SlotForecasterTest {
   }
 
   @Test
+  void shouldScaleTheForecastByTodaysLevelInTheLastHour() {
+    // Every day 10 GPUs from 07:00 to 08:15; today 07:00-07:45 runs at 5: half the usual level.
+    SlotHistory history = history()
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(7, 0), 10)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(7, 15), 10)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(7, 30), 10)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(7, 45), 10)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), EIGHT, 10, 12)
+        .on(date("2026-11-16"), LocalTime.of(7, 0), 5)
+        .on(date("2026-11-16"), LocalTime.of(7, 15), 5)
+        .on(date("2026-11-16"), LocalTime.of(7, 30), 5)
+        .build();
+
+    // Made at 07:45 for 08:00 (15 min ahead): the slots 07:00-07:45 are complete.
+    SlotForecast f = forecaster.forecast(history, at("2026-11-16T08:00:00Z"), noHolidays,
+        at("2026-11-16T07:45:00Z"));
+
+    assertThat(f.p50()).isCloseTo(5, within(0.1));
+    assertThat(f.p90()).isCloseTo(6, within(0.1));
+    assertThat(f.trace()).anySatisfy(t -> assertThat(t.detail())
+        .contains("3 slots before 2026-11-16T07:45:00Z").contains("ratio 0.50"));
+  }
+
+  @Test
+  void shouldBoundTheLevelCorrection() {
+    SlotHistory history = history()
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(7, 45), 10)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), EIGHT, 10)
+        .on(date("2026-11-16"), LocalTime.of(7, 45), 100) // ten times the usual level
+        .build();
+
+    SlotForecast f = forecaster.forecast(history, at("2026-11-16T08:00:00Z"), noHolidays);
+
+    assertThat(f.p50()).isCloseTo(30, within(0.5)); // bounded at x 3
+  }
+
+  @Test
+  void shouldNotCorrectTheLevelWhenTurnedOff() {
+    SlotHistory history = history()
+        .everyDay(date("2026-11-02"), date("2026-11-15"), LocalTime.of(7, 45), 10)
+        .everyDay(date("2026-11-02"), date("2026-11-15"), EIGHT, 10)
+        .on(date("2026-11-16"), LocalTime.of(7, 45), 5)
+        .build();
+
+    SlotForecast f = new SlotForecaster(ForecastConfig.DEFAULTS.withLevelWindow(Duration.ZERO))
+        .forecast(history, at("2026-11-16T08:00:00Z"), noHolidays);
+
+    assertThat(f.p50()).isCloseTo(10, within(0.1));
+  }
+
+  @Test
   void shouldForecastAHolidaySlotFromHolidayHistoryOnly() {
     HolidayCalendar calendar = HolidayCalendar.of(UTC, date("2026-01-01"), date("2026-05-01"),
         date("2026-10-01"), date("2026-12-25"));
