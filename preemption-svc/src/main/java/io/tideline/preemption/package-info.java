@@ -16,8 +16,9 @@
  *
  * <h2>Decisions</h2>
  * {@code preemption.decisions} (key cluster) answers placement's requests (trigger UNPLACEABLE,
- * with the request's ledger version so placement re-checks before evicting), reclaims the
- * shortfall of a capacity reservation when its slot starts (RESERVATION_START) and quota's idle
+ * with the request's ledger version so placement re-checks before evicting), reclaims the GPUs of
+ * a capacity reservation when its slot starts (RESERVATION_START, on placement's request naming
+ * the jobs on the reserved GPUs; victims are chosen among those only, ADR 0006) and quota's idle
  * reclamations (IDLE_RECLAIM). Each carries the victims with cost and compensation (P6), cost
  * against gain (P4, P5), the policy version and the full rule trace (P7, O2).
  *

@@ -93,7 +93,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code V} its verdict bytes, {@code R} the decision that binds a running job (its GPUs),
  * {@code N} node inventory bytes, {@code S} a service reservation, {@code H} a hold,
  * {@code P} an open preemption request, {@code B} a compensation boost, {@code F} a slot forecast,
- * {@code M} meta (ledger version, logical now, defragmentation history).
+ * {@code M} meta (ledger version, logical now, defragmentation history), {@code E} a job being
+ * evicted on a reservation-start or idle-reclaim decision (decision id, trigger, reservation,
+ * service). A reservation-start request is a {@code P} entry keyed {@code reservation/<id>}.
  */
 final class ClusterLedger {
 
@@ -116,6 +118,11 @@ final class ClusterLedger {
   static final String BOOST = "B";
   static final String FORECAST = "F";
   static final String META = "M";
+  static final String EVICTING = "E";
+  static final String RESERVATION_START = "RESERVATION_START";
+  static final String IDLE_RECLAIM = "IDLE_RECLAIM";
+  /** Subject prefix of a reservation start: the preemptor id of its request and decision. */
+  static final String RESERVATION_SUBJECT = "reservation/";
 
   private static final Lane[] LANES = Lane.values();
 
@@ -140,6 +147,8 @@ final class ClusterLedger {
   private final Map<String, Integer> boosts = new HashMap<>();
   private final TreeMap<Long, Object[]> forecasts = new TreeMap<>();
   private final List<PastMigration> migrations = new ArrayList<>();
+  /** Victims of applied reservation-start / idle-reclaim decisions until they stop. */
+  private final Map<String, String[]> evicting = new HashMap<>();
   private ClusterSnapshot snap;
   /**
    * Staging copy of {@link #snap}: a change is applied here and frozen with one
@@ -165,6 +174,8 @@ final class ClusterLedger {
   private final Map<String, String> published = new HashMap<>();
   private final LinkedHashSet<String> newlyQueued = new LinkedHashSet<>();
   private final Map<String, Long> defragTried = new HashMap<>();
+  /** Ledger version at which each running job's current allocation was bound (its identity). */
+  private final Map<String, Long> boundAt = new HashMap<>();
 
   ClusterLedger(String cluster, LedgerPolicy policy, PlacementMeters meters,
       Deserializer<Object> deserializer) {
@@ -201,6 +212,8 @@ final class ClusterLedger {
     store.getOrDefault(HOLD, Map.of()).forEach((id, b) -> holds.put(id, Hold.decode(id, b)));
     store.getOrDefault(PENDING, Map.of()).forEach((id, b) -> pending.put(id, str(b).split("\t")));
     store.getOrDefault(BOOST, Map.of()).forEach((id, b) -> boosts.put(id, Integer.valueOf(str(b))));
+    store.getOrDefault(EVICTING, Map.of()).forEach(
+        (id, b) -> evicting.put(id, str(b).split("\t", -1)));
     store.getOrDefault(FORECAST, Map.of()).forEach((id, b) -> {
       String[] f = str(b).split("\t");
       forecasts.put(Long.valueOf(id), new Object[] {Instant.ofEpochMilli(Long.parseLong(f[0])),
@@ -231,6 +244,7 @@ final class ClusterLedger {
     bound.forEach((id, d) -> {
       running.put(id, new Allocation(request(id), fromEvents(d.getAssignments())));
       startedAt.put(id, d.getDecidedAt());
+      boundAt.put(id, d.getLedgerVersion());
     });
     rebuildSnapshot(version, running);
     for (String id : new TreeSet<>(submissions.keySet())) {
@@ -350,6 +364,8 @@ final class ClusterLedger {
     for (String id : lost) {
       Allocation a = running.remove(id);
       startedAt.remove(id);
+      boundAt.remove(id);
+      stopEvicting(id);
       fx.put(RUNNING, id, null);
       decision(id, PlacementOutcome.RELEASED, a.assignments(), null, false, 0,
           List.of(new TraceEntry(id, "T1 node left", "allocation lost", why + ": "
@@ -454,13 +470,19 @@ final class ClusterLedger {
     advance(l.getOccurredAt());
     String id = l.getJobId();
     String type = l.getType().name();
+    String[] ev = "PREEMPTED".equals(type) || "COMPLETED".equals(type) || "FAILED".equals(type)
+        ? stopEvicting(id) : null;
     switch (type) {
       case "COMPLETED", "FAILED" -> {
-        release(id, type);
+        release(id, type, ev);
         forget(id);
       }
       case "PREEMPTED" -> {
-        release(id, type);
+        release(id, type, ev);
+        if (ev != null && IDLE_RECLAIM.equals(ev[1])) {
+          forget(id); // Q7: reclaimed, not queued again (its owner resubmits to run again)
+          break;
+        }
         int boost = boosts.getOrDefault(id, 0) + 1; // P6: compensation when it queues again
         boosts.put(id, boost);
         fx.put(BOOST, id, bytes(Integer.toString(boost)));
@@ -516,6 +538,7 @@ final class ClusterLedger {
       }
       default -> { }
     }
+    startReservations();
     pass();
     publishNew();
     gauges(false);
@@ -525,6 +548,7 @@ final class ClusterLedger {
     this.fx = fx;
     advance(t.getTime());
     if (snap != null) {
+      startReservations();
       activeDefrag();
     }
     pass();
@@ -555,6 +579,15 @@ final class ClusterLedger {
   void onPreemptionDecision(Effects fx, PreemptionDecision pd) {
     this.fx = fx;
     advance(pd.getDecidedAt());
+    String trigger = pd.getTrigger() == null ? "UNPLACEABLE" : pd.getTrigger();
+    if (RESERVATION_START.equals(trigger)) {
+      onReservationStartDecision(pd);
+      return;
+    }
+    if (IDLE_RECLAIM.equals(trigger)) {
+      onIdleReclaimDecision(pd);
+      return;
+    }
     String id = pd.getPreemptorJobId();
     String[] p = pending.get(id);
     boolean matches = p != null && p[0].equals(pd.getRequestId()) && "OPEN".equals(p[2]);
@@ -635,6 +668,207 @@ final class ClusterLedger {
     pass();
     publishNew();
     gauges(false);
+  }
+
+  // =================================================================== reclaim decisions
+
+  /**
+   * F2 at the reservation start: placement picked the reserved GPUs, so placement names the jobs
+   * still on them. For every service reservation that has started (and is not an over-issue from
+   * the shared pool) and has no request yet, the jobs on its GPUs other than the service's own
+   * instances are sent to preemption ({@code preemption.requests}, trigger RESERVATION_START, with
+   * the holders and the share of reserved GPUs each holds); preemption decides whom among them
+   * to evict with its full rules. Handled once per reservation (a {@code P} entry
+   * {@code reservation/<id>}: OPEN until answered, then DONE); a stale answer re-opens it.
+   */
+  private void startReservations() {
+    if (snap == null) {
+      return;
+    }
+    Topology topo = snap.topology();
+    for (Reservation r : serviceReservations.values()) {
+      String key = RESERVATION_SUBJECT + r.id();
+      if (r.id().endsWith("#over-issue") || r.startsAt().isAfter(now) || !r.activeAt(now)
+          || pending.containsKey(key)) {
+        continue;
+      }
+      // 1. the jobs on the reserved GPUs that are not the service's own instances
+      TreeMap<String, Double> holders = new TreeMap<>();
+      for (GpuRef g : r.gpus()) {
+        int i = topo.indexOf(g.nodeId());
+        if (i < 0 || g.gpuIndex() >= snap.ledger(i).gpuCount()) {
+          continue;
+        }
+        snap.ledger(i).holders(g.gpuIndex()).forEach((job, share) -> {
+          Allocation a = snap.allocations().get(job);
+          if (a != null && !r.serviceId().equals(a.job().serviceId())) {
+            holders.merge(job, share, Double::sum);
+          }
+        });
+      }
+      if (holders.isEmpty()) {
+        String[] done = {"", Long.toString(version), "DONE", r.id()};
+        pending.put(key, done);
+        fx.put(PENDING, key, bytes(String.join("\t", done)));
+        continue;
+      }
+      // 2. ask preemption to decide among them (W4/P1-P6 are preemption's)
+      double held = holders.values().stream().mapToDouble(Double::doubleValue).sum();
+      int gpus = (int) Math.ceil(held - 1e-9);
+      String requestId = cluster + "/" + key + "/v" + version;
+      List<io.tideline.events.ReservedGpuHolder> list = new ArrayList<>();
+      holders.forEach((job, share) -> list.add(new io.tideline.events.ReservedGpuHolder(job,
+          share)));
+      fx.emit(TopicCatalogue.PREEMPTION_REQUESTS, cluster, PreemptionRequest.newBuilder()
+          .setRequestId(requestId).setCluster(cluster).setPreemptorJobId(key)
+          .setPreemptorClass(io.tideline.events.WorkloadClass.ONLINE_INFERENCE)
+          .setShape(ResourceRequest.newBuilder().setGpuCount(gpus).setGpuShare(1.0)
+              .setGangSize(1).setNodes(0).setAllowedGpuModels(List.of())
+              .setHardwarePreference(HardwarePreference.ANY).build())
+          .setTrigger(PreemptionTrigger.RESERVATION_START).setLedgerVersion(version)
+          .setRequestedAt(now).setReservationId(r.id()).setServiceId(r.serviceId())
+          .setHolders(list).build());
+      String[] open = {requestId, Long.toString(version), "OPEN", r.id()};
+      pending.put(key, open);
+      fx.put(PENDING, key, bytes(String.join("\t", open)));
+      decision(key, PlacementOutcome.PREEMPTION_REQUESTED, List.of(), null, false, 0,
+          List.of(new TraceEntry(key, "F2 reservation start", "requested", "reservation "
+              + r.id() + " for " + r.serviceId() + " started at " + r.startsAt() + "; "
+              + String.format(Locale.ROOT, "%.2f", held) + " of its " + r.gpus().size()
+              + " GPU(s) held by " + holders.keySet() + "; request " + requestId)));
+    }
+  }
+
+  /**
+   * Applies preemption's answer to a reservation-start request: only the answer to the open
+   * request, only if every victim still runs on the allocation the decision saw and holds GPUs of
+   * the reservation. The victims are evicted; their reserved GPUs stay the service's when they
+   * stop (from its start a reservation admits only the service), the rest go back to the pool.
+   */
+  private void onReservationStartDecision(PreemptionDecision pd) {
+    String key = pd.getPreemptorJobId();
+    String[] p = pending.get(key);
+    boolean matches = p != null && p[0].equals(pd.getRequestId()) && "OPEN".equals(p[2]);
+    if (pd.getOutcome() == PreemptionOutcome.REFUSED) {
+      if (matches) {
+        markDone(key, p);
+      }
+      meters.preemptionDecision(cluster, "refused");
+      return;
+    }
+    Set<String> victims = new TreeSet<>();
+    pd.getVictims().forEach(v -> victims.add(v.getJobId()));
+    Reservation r = p == null ? null : serviceReservations.get(p[3]);
+    // 1. the answer to our open request, for a reservation that still holds its GPUs
+    String stale;
+    if (!matches) {
+      stale = "no open reservation-start request " + pd.getRequestId() + " for " + key;
+    } else if (r == null || !r.activeAt(now)) {
+      stale = "reservation " + p[3] + " no longer holds GPUs";
+    } else {
+      // 2. every victim still runs as the decision assumed, on GPUs of the reservation
+      stale = victimsStale(pd, victims);
+      for (String v : victims) {
+        if (stale == null && snap.allocations().get(v).assignments().stream()
+            .noneMatch(g -> r.gpus().contains(g.gpu()))) {
+          stale = "victim " + v + " holds none of reservation " + r.id() + "'s GPUs";
+        }
+      }
+    }
+    if (stale != null) {
+      refuseStale(pd, key, stale);
+      if (matches) {
+        pending.remove(key); // the next tick asks again about whoever holds the GPUs now
+        fx.put(PENDING, key, null);
+      }
+      return;
+    }
+    // 3. apply: evict, remember what for (the release keeps the reserved GPUs for the service)
+    for (Victim v : pd.getVictims()) {
+      evictFor(pd, v.getJobId(), EvictionKind.PREEMPT, RESERVATION_START, r.id(), r.serviceId(),
+          "preempted for reservation " + r.id() + " of " + r.serviceId() + " starting at "
+              + r.startsAt() + " (decision " + pd.getDecisionId() + ", preemptor score "
+              + String.format(Locale.ROOT, "%.2f", pd.getPreemptorScore()) + ")");
+    }
+    markDone(key, p);
+    meters.preemptionDecision(cluster, "applied");
+  }
+
+  /**
+   * Applies quota's idle reclaim as preemption decided it (Q7): the job must still run on the
+   * allocation the decision saw; it is evicted (kind RECLAIM) and, once stopped, its GPUs go back
+   * to the pool and it is not queued again.
+   */
+  private void onIdleReclaimDecision(PreemptionDecision pd) {
+    if (pd.getOutcome() == PreemptionOutcome.REFUSED) {
+      meters.preemptionDecision(cluster, "refused");
+      return;
+    }
+    Set<String> victims = new TreeSet<>();
+    pd.getVictims().forEach(v -> victims.add(v.getJobId()));
+    String stale = victimsStale(pd, victims);
+    if (stale != null) {
+      refuseStale(pd, pd.getPreemptorJobId(), stale);
+      return;
+    }
+    for (String v : victims) {
+      evictFor(pd, v, EvictionKind.RECLAIM, IDLE_RECLAIM, "", "", "idle reclaim (Q7): "
+          + "holds GPUs without using them (decision " + pd.getDecisionId() + ")");
+    }
+    meters.preemptionDecision(cluster, "applied");
+  }
+
+  /**
+   * Why the decision's victims are not as it assumed, or null: each must still run, on the
+   * allocation bound at or before the decision's ledger version (a job released and placed again
+   * since is another allocation), and not already be on its way out.
+   */
+  private String victimsStale(PreemptionDecision pd, Set<String> victims) {
+    if (victims.isEmpty()) {
+      return "no victims named";
+    }
+    List<String> gone = victims.stream().filter(v -> !startedAt.containsKey(v)
+        || snap == null || !snap.allocations().containsKey(v)).toList();
+    if (!gone.isEmpty()) {
+      return "victim(s) " + gone + " no longer running";
+    }
+    for (String v : victims) {
+      long bound = boundAt.getOrDefault(v, 0L);
+      if (bound > pd.getLedgerVersion()) {
+        return "victim " + v + " runs on an allocation bound at v" + bound
+            + ", after the decision's v" + pd.getLedgerVersion();
+      }
+      if (evicting.containsKey(v)) {
+        return "victim " + v + " is already being evicted (" + evicting.get(v)[0] + ")";
+      }
+      for (Hold h : holds.values()) {
+        if (h.kind() == Hold.Kind.PREEMPT && h.waitingFor().contains(v)) {
+          return "victim " + v + " is already being evicted (" + h.decisionId() + ")";
+        }
+      }
+    }
+    return null;
+  }
+
+  /** A stale decision: not applied, the reason in a trace (a QUEUED decision of its subject). */
+  private void refuseStale(PreemptionDecision pd, String subject, String stale) {
+    meters.preemptionDecision(cluster, "stale");
+    decision(subject, PlacementOutcome.QUEUED, List.of(), null, false, 0, List.of(
+        new TraceEntry(pd.getDecisionId(), "P re-check", "not applied", stale)));
+  }
+
+  private void evictFor(PreemptionDecision pd, String jobId, EvictionKind kind, String trigger,
+      String reservationId, String serviceId, String reason) {
+    evict(pd.getDecisionId() + "/" + jobId, jobId, kind, pd.getDecisionId(), List.of(), reason);
+    String[] ev = {pd.getDecisionId(), trigger, reservationId, serviceId};
+    evicting.put(jobId, ev);
+    fx.put(EVICTING, jobId, bytes(String.join("\t", ev)));
+  }
+
+  private void markDone(String key, String[] p) {
+    String[] done = {p[0], Long.toString(version), "DONE", p[3]};
+    pending.put(key, done);
+    fx.put(PENDING, key, bytes(String.join("\t", done)));
   }
 
   // =================================================================== the queue
@@ -792,6 +1026,7 @@ final class ClusterLedger {
     String id = job.jobId();
     allocate(new Allocation(job, assignments));
     startedAt.put(id, now);
+    boundAt.put(id, version);
     dequeue(id, true);
     announced.remove(id);
     defragTried.remove(id);
@@ -804,6 +1039,15 @@ final class ClusterLedger {
   }
 
   private void release(String id, String why) {
+    release(id, why, null);
+  }
+
+  /**
+   * Frees the job's GPUs. {@code ev} (or null): the reservation-start / idle-reclaim eviction the
+   * job stops for; the trace then names the decision, and GPUs of a starting reservation stay the
+   * service's (the reservation's rule: from its start only the service may use them).
+   */
+  private void release(String id, String why, String[] ev) {
     if (snap == null) {
       return;
     }
@@ -811,14 +1055,38 @@ final class ClusterLedger {
     if (a == null) {
       return;
     }
+    String rule = "ledger release";
+    String where = String.format(Locale.ROOT, "%.2f", a.gpuShare()) + " GPU(s) back to the pool";
+    if (ev != null && RESERVATION_START.equals(ev[1])) {
+      Reservation r = serviceReservations.get(ev[2]);
+      double kept = r == null || !r.activeAt(now) ? 0 : a.assignments().stream()
+          .filter(g -> r.gpus().contains(g.gpu())).mapToDouble(GpuAssignment::share).sum();
+      rule = "F2 reservation start";
+      why += " (evicted by " + ev[0] + ")";
+      where = String.format(Locale.ROOT, "%.2f", kept) + " GPU(s) held for service " + ev[3]
+          + " (reservation " + ev[2] + "), " + String.format(Locale.ROOT, "%.2f",
+          a.gpuShare() - kept) + " back to the pool";
+    } else if (ev != null) {
+      rule = "Q7 idle reclaim";
+      why += " (reclaimed by " + ev[0] + "; not queued again)";
+    }
     mirror.release(id);
     commit();
     startedAt.remove(id);
+    boundAt.remove(id);
     fx.put(RUNNING, id, null);
     putVersion();
     decision(id, PlacementOutcome.RELEASED, a.assignments(), null, false, 0,
-        List.of(new TraceEntry(id, "ledger release", "released", why + ": "
-            + String.format(Locale.ROOT, "%.2f", a.gpuShare()) + " GPU(s) back to the pool")));
+        List.of(new TraceEntry(id, rule, "released", why + ": " + where)));
+  }
+
+  /** Forgets that {@code id} is being evicted; returns what it was evicted for, or null. */
+  private String[] stopEvicting(String id) {
+    String[] ev = evicting.remove(id);
+    if (ev != null) {
+      fx.put(EVICTING, id, null);
+    }
+    return ev;
   }
 
   private void forget(String id) {
@@ -837,6 +1105,7 @@ final class ClusterLedger {
     if (pending.remove(id) != null) {
       fx.put(PENDING, id, null);
     }
+    stopEvicting(id);
     Hold own = holds.get("hold:" + id);
     if (own != null) {
       dropHold(own);
@@ -904,6 +1173,9 @@ final class ClusterLedger {
   }
 
   private void dropReservation(String rid) {
+    if (pending.remove(RESERVATION_SUBJECT + rid) != null) {
+      fx.put(PENDING, RESERVATION_SUBJECT + rid, null);
+    }
     if (serviceReservations.remove(rid) != null) {
       rebuildSnapshot(version + 1, runningAssignments());
       fx.put(RESERVATION, rid, null);
@@ -1005,6 +1277,7 @@ final class ClusterLedger {
           levelOf(m.to()).crossesSwitchDomain(), 0, List.of(new TraceEntry(m.jobId(),
               "T3 " + kind + " defrag", "migrate", m.reason())));
       fx.put(RUNNING, m.jobId(), b);
+      boundAt.put(m.jobId(), version);
       migrations.add(new PastMigration(now, m.gpuShare()));
       meters.migration(cluster, kind);
     }

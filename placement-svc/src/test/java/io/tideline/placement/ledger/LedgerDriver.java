@@ -189,6 +189,24 @@ final class LedgerDriver implements AutoCloseable {
         .setLedgerVersion(ledgerVersion).setPolicyVersion("p1").build(), at);
   }
 
+  /**
+   * Preemption's answer with {@code trigger} (RESERVATION_START, IDLE_RECLAIM): decision id
+   * {@code requestId + "/decision"}, as preemption-svc names them.
+   */
+  void reclaimDecision(String trigger, String requestId, String preemptor, long ledgerVersion,
+      PreemptionOutcome outcome, List<String> victims, Instant at) {
+    List<Victim> vs = new ArrayList<>();
+    for (String v : victims) {
+      vs.add(Victim.newBuilder().setJobId(v).setTenant("search").setUser("alice").setScore(1)
+          .setGpus(8).setCostGpuHours(0.1).setQueueBoost(1).build());
+    }
+    send(TopicCatalogue.PREEMPTION_DECISIONS, CLUSTER, PreemptionDecision.newBuilder()
+        .setDecisionId(requestId + "/decision").setRequestId(requestId).setCluster(CLUSTER)
+        .setPreemptorJobId(preemptor).setDecidedAt(at).setOutcome(outcome)
+        .setPreemptorScore(20).setVictims(vs).setTotalCostGpuHours(0.1).setGainGpuHours(8)
+        .setLedgerVersion(ledgerVersion).setPolicyVersion("p1").setTrigger(trigger).build(), at);
+  }
+
   // ------------------------------------------------------------------ outputs
 
   List<PlacementDecision> decisions() {

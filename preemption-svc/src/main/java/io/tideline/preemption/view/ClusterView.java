@@ -42,6 +42,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -273,10 +274,18 @@ final class ClusterView {
     dueReservations();
   }
 
-  /** Answers placement's request (trigger UNPLACEABLE) at the request's event time. */
+  /**
+   * Answers placement's request at the request's event time: UNPLACEABLE (room for a waiting job)
+   * or RESERVATION_START (the jobs on the GPUs placement reserved for a starting service).
+   */
   void onRequest(Effects fx, io.tideline.events.PreemptionRequest r) {
     this.fx = fx;
     advance(r.getRequestedAt());
+    if (r.getTrigger() == PreemptionTrigger.RESERVATION_START) {
+      reclaimFor(r);
+      dueReservations();
+      return;
+    }
     Instant at = r.getRequestedAt();
     String id = r.getPreemptorJobId();
     ClusterSnapshot s = nodes.isEmpty() ? null : snapshot(); // first: the view line names gaps
@@ -350,50 +359,78 @@ final class ClusterView {
   // =================================================================== reservation start (F2)
 
   /**
-   * Every reservation whose slot has started by {@code now} is handled once: if the idle GPUs do
-   * not cover it, the shortfall is reclaimed from preemptible work — with every rule applied (the
-   * service is an online preemptor; protection, cooldown, threshold, cost vs gain hold as for any
-   * preemption).
+   * Forgets reservations whose slot has ended. Reservations are kept only to describe a starting
+   * one in the trace: the start itself is placement's to notice (it picked the reserved GPUs and
+   * asks with the jobs on them, {@link #reclaimFor}); this view decides nothing on its own then.
    */
   private void dueReservations() {
     for (CapacityReservation c : new ArrayList<>(reservations.values())) {
-      if (c.getValidFrom().isAfter(now)) {
-        continue;
+      if (!c.getValidUntil().isAfter(now)) {
+        reservations.remove(c.getReservationId());
+        fx.put(RESERVATION, c.getReservationId(), null);
       }
-      reservations.remove(c.getReservationId());
-      fx.put(RESERVATION, c.getReservationId(), null);
-      if (!c.getValidUntil().isAfter(now) || nodes.isEmpty()) {
-        continue; // the slot ended before we saw it start, or there is no fleet to reclaim
-      }
-      reclaimFor(c);
     }
   }
 
-  private void reclaimFor(CapacityReservation c) {
-    ClusterSnapshot s = snapshot();
-    int needed = (int) Math.ceil(c.getGpus() - 1e-9);
-    int idle = s.idleGpus();
-    if (idle >= needed) {
-      LOG.debugf("reservation %s: %d idle GPU(s) cover %d, nobody to evict",
-          c.getReservationId(), idle, needed);
+  /**
+   * F2 at a reservation start, on placement's request: the victims are chosen among the jobs on
+   * the GPUs placement reserved ({@code holders}) and nowhere else, with every rule applied (the
+   * service is an online preemptor with the right to preempt; protection, cooldown, threshold,
+   * cost vs gain hold as for any preemption). The shortfall is the reserved GPUs those jobs hold;
+   * each candidate frees its reserved share ({@link GpuCountProbe}); the gain is
+   * {@code shortfall × reservation-value-hours} GPU-hours.
+   */
+  private void reclaimFor(io.tideline.events.PreemptionRequest r) {
+    Instant at = r.getRequestedAt();
+    String subject = r.getPreemptorJobId();
+    String decisionId = r.getRequestId() + "/decision";
+    String service = r.getServiceId() == null ? subject : r.getServiceId();
+    List<RuleTraceEntry> head = new ArrayList<>();
+    if (!nodes.isEmpty()) {
+      snapshot(); // first: the view line names gaps
+    }
+    head.add(viewLine(r.getLedgerVersion()));
+    // 1. the jobs placement names, with the reserved share each holds
+    Map<String, Double> held = new TreeMap<>();
+    r.getHolders().forEach(h -> held.merge(h.getJobId(), h.getReservedGpus(), Double::sum));
+    double total = held.values().stream().mapToDouble(Double::doubleValue).sum();
+    if (held.isEmpty()) {
+      head.add(new RuleTraceEntry(subject, "F2 reservation start", "REFUSE",
+          "placement named no job on the reserved GPUs: nobody to evict"));
+      publishRefusal(decisionId, r.getRequestId(), subject, at, r.getLedgerVersion(),
+          PreemptionTrigger.RESERVATION_START, head);
       return;
     }
-    int shortfall = needed - idle;
-    String subject = "reservation/" + c.getReservationId();
-    List<RuleTraceEntry> head = new ArrayList<>();
-    head.add(viewLine(ledgerVersion));
-    head.add(new RuleTraceEntry(subject, "F2 reservation start", "PASS", "reservation of "
-        + needed + " GPU(s) for " + c.getServiceId() + " starts at " + c.getValidFrom()
-        + "; " + idle + " idle, " + shortfall + " to reclaim from preemptible work"));
-    PreemptionRequest core = new PreemptionRequest(subject, c.getServiceId(), c.getServiceId(),
+    int shortfall = (int) Math.ceil(total - 1e-9);
+    CapacityReservation c = r.getReservationId() == null ? null
+        : reservations.get(r.getReservationId());
+    head.add(new RuleTraceEntry(subject, "F2 reservation start", "PASS", "reservation "
+        + r.getReservationId() + " for " + service
+        + (c == null ? "" : " (" + c.getGpus() + " GPU(s) from " + c.getValidFrom() + ")")
+        + " started; placement reports " + String.format(Locale.ROOT, "%.2f", total)
+        + " reserved GPU(s) held by " + held.keySet() + ": " + shortfall
+        + " to reclaim, among these jobs only"));
+    // 2. the candidates: the named jobs this view sees running (the others are named in a line)
+    List<RunningJob> candidates = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    for (String id : held.keySet()) {
+      if (running.containsKey(id)) {
+        candidates.add(runningJob(running.get(id), at));
+      } else {
+        unknown.add(id);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      head.add(new RuleTraceEntry(subject, "F2 reservation start", "SKIP", "not running in this "
+          + "view (events in flight): " + unknown));
+    }
+    PreemptionRequest core = new PreemptionRequest(subject, service, service,
         io.tideline.core.model.WorkloadClass.ONLINE_INFERENCE, false, true, shortfall, 0, 0,
         shortfall * policy.reservationValueHours(), 0);
-    Map<String, Double> held = new HashMap<>();
-    s.allocations().forEach((id, a) -> held.put(id, a.gpuShare()));
-    PreemptionDecision d = planner.decide(core, runningJobs(now), new GpuCountProbe(idle, held),
-        now, nextOffPeak(now));
-    publish(cluster + "/reservation/" + c.getReservationId(), c.getReservationId(), subject, d,
-        ledgerVersion, PreemptionTrigger.RESERVATION_START, head);
+    PreemptionDecision d = planner.decide(core, candidates, new GpuCountProbe(0, held), at,
+        nextOffPeak(at));
+    publish(decisionId, r.getRequestId(), subject, d, r.getLedgerVersion(),
+        PreemptionTrigger.RESERVATION_START, head);
   }
 
   // =================================================================== the view for the core

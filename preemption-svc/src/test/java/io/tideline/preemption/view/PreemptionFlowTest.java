@@ -18,6 +18,7 @@ import io.tideline.testkit.SchemaRegistryServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -225,36 +226,40 @@ class PreemptionFlowTest {
   }
 
   @Test
-  void shouldReclaimForAReservationExactlyWhenItStartsAndOnlyOnce() {
+  void shouldChooseReservationStartVictimsAmongTheJobsPlacementNamesOnly() {
     running("train-a", "n01", at("11:00:00"), at("13:58:00"));
     running("train-b", "n02", at("11:00:00"), at("13:40:00"));
+    running("train-c", "n03", at("11:00:00"), at("14:14:00")); // cheapest, not on the GPUs
     d.reserve("search/14:15", "search", 8, at("14:15:00"), at("15:00:00"), T14);
 
-    d.tick(at("14:14:59"));
-    assertThat(d.decisions()).isEmpty();
-    d.tick(at("14:15:00"));
-    d.tick(at("14:16:00"));
+    String request = d.reservationStart("search/14:15", "search", Map.of("train-a", 8.0),
+        at("14:15:00"));
 
     List<PreemptionDecision> out = d.decisions();
     assertThat(out).hasSize(1);
     PreemptionDecision pd = out.get(0);
     assertThat(pd.getTrigger()).isEqualTo("RESERVATION_START");
+    assertThat(pd.getRequestId()).isEqualTo(request);
+    assertThat(pd.getDecisionId()).isEqualTo(request + "/decision");
     assertThat(pd.getPreemptorJobId()).isEqualTo("reservation/search/14:15");
     assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
     assertThat(pd.getDecidedAt()).isEqualTo(at("14:15:00"));
-    assertThat(victims(pd)).containsExactly("train-a"); // checkpointed last: cheapest
+    assertThat(victims(pd)).containsExactly("train-a");
+    assertThat(pd.getTrace()).noneMatch(e -> e.getSubject().equals("train-b")
+        || e.getSubject().equals("train-c")); // not on the reserved GPUs: never candidates
     assertThat(line(pd, "reservation/search/14:15", "F2 reservation start").getDetail())
-        .contains("0 idle, 8 to reclaim");
+        .contains("8.00 reserved GPU(s) held by [train-a]: 8 to reclaim");
   }
 
   @Test
-  void shouldNotReclaimWhenIdleGpusCoverTheReservation() {
+  void shouldNotDecideOnItsOwnWhenAReservationStarts() {
     running("train-a", "n01", at("11:00:00"), null);
     d.reserve("search/14:15", "search", 8, at("14:15:00"), at("15:00:00"), T14);
 
     d.tick(at("14:15:00"));
+    d.tick(at("14:16:00"));
 
-    assertThat(d.decisions()).isEmpty();
+    assertThat(d.decisions()).isEmpty(); // placement names the holders when it starts
   }
 
   @Test
@@ -303,7 +308,8 @@ class PreemptionFlowTest {
     running("train-b", "n02", at("14:06:00"), null); // protected until 14:21
     d.reserve("search/14:15", "search", 8, at("14:15:00"), at("15:00:00"), T14);
 
-    d.tick(at("14:15:00"));
+    d.reservationStart("search/14:15", "search", Map.of("train-a", 4.0, "train-b", 4.0),
+        at("14:15:00"));
 
     PreemptionDecision pd = d.decisions().get(0);
     assertThat(pd.getTrigger()).isEqualTo("RESERVATION_START");

@@ -166,6 +166,28 @@ final class ViewDriver implements AutoCloseable {
     return id;
   }
 
+  /**
+   * Placement's request at a reservation start: the jobs on the GPUs it reserved for
+   * {@code service} and the reserved share each holds, at the current ledger version.
+   */
+  String reservationStart(String reservationId, String service,
+      java.util.Map<String, Double> holders, Instant at) {
+    String id = CLUSTER + "/reservation/" + reservationId + "/v" + ledgerVersion;
+    List<io.tideline.events.ReservedGpuHolder> list = new ArrayList<>();
+    holders.forEach((job, gpus) -> list.add(new io.tideline.events.ReservedGpuHolder(job, gpus)));
+    int count = (int) Math.ceil(holders.values().stream().mapToDouble(Double::doubleValue).sum());
+    send(TopicCatalogue.PREEMPTION_REQUESTS, CLUSTER, PreemptionRequest.newBuilder()
+        .setRequestId(id).setCluster(CLUSTER).setPreemptorJobId("reservation/" + reservationId)
+        .setPreemptorClass(io.tideline.events.WorkloadClass.ONLINE_INFERENCE)
+        .setShape(io.tideline.events.ResourceRequest.newBuilder().setGpuCount(count)
+            .setGpuShare(1.0).setGangSize(1).setNodes(0).setAllowedGpuModels(List.of())
+            .setHardwarePreference(io.tideline.events.HardwarePreference.ANY).build())
+        .setTrigger(PreemptionTrigger.RESERVATION_START).setLedgerVersion(ledgerVersion)
+        .setRequestedAt(at).setReservationId(reservationId).setServiceId(service)
+        .setHolders(list).build(), at);
+    return id;
+  }
+
   void tick(Instant at) {
     send(TopicCatalogue.CLUSTER_CLOCK, CLUSTER, ClockTick.newBuilder().setCluster(CLUSTER)
         .setTime(at).setSequence(at.getEpochSecond()).setIntervalMillis(60_000)
