@@ -36,7 +36,8 @@ public final class Contracts {
       NoticeDelivery.class,
       QuotaConfigDocument.class,
       QuotaChange.class,
-      QuotaReclaim.class);
+      QuotaReclaim.class,
+      LedgerInput.class);
 
   private Contracts() {}
 
