@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tideline.cli.audit.Replay;
 import io.tideline.cli.audit.ReplayTarget;
 import io.tideline.cli.audit.ReplayTargets;
-import io.tideline.platform.serde.AvroSerdes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -74,7 +73,9 @@ final class AuditCommand implements Runnable {
       PrintWriter out = spec.commandLine().getOut();
       Replay.Window window = new Replay.Window(from, to);
       var client = connection.clientProperties();
-      Map<String, Object> serde = AvroSerdes.serdeConfig(connection.registryUrl(), false);
+      // the ledgers serialize what they emit (and keep some of it in their store) through the
+      // registry: its serializer finds the schema versions the live services registered
+      Map<String, Object> serde = connection.specificSerde();
       List<Replay.Result> results = new ArrayList<>();
       out.printf("Audit replay of %s .. %s, cluster %s%n", from, to, cluster);
       for (String ledger : ledgers) {

@@ -35,7 +35,7 @@ import org.apache.kafka.streams.test.TestRecord;
  * in offset order, with event time only. Feeding the same log, in the same order, with the same
  * record timestamps, to the same topology factory reproduces the same state and the same
  * decisions. The driver is Kafka's {@link TopologyTestDriver}: in memory, hermetic — the replay
- * writes nothing to the cluster (no consumer group, no producer, no schema registered).
+ * writes nothing to the Kafka cluster (no consumer group, no producer).
  *
  * <p>Steps: 1. read the cluster's input log from its beginning (state before the window has to be
  * rebuilt) up to the last input stamped before {@code to}; 2. read the recorded decisions stamped
@@ -106,7 +106,8 @@ public final class Replay {
    * Replays {@code target} for {@code cluster} over {@code window}.
    *
    * @param client Kafka client settings (bootstrap, SASL/TLS)
-   * @param serde registry serde settings returning specific records, never registering a schema
+   * @param serde registry serde settings returning specific records (the services' settings: the
+   *     serializers find the schema versions the live ledgers registered)
    */
   public static Result run(Properties client, Map<String, Object> serde, ReplayTarget target,
       String cluster, Window window) {
