@@ -194,7 +194,7 @@ class AuditReplayTest {
         d.maxFailuresPerLane(), d.defrag(), d.activeDefragInterval(), d.defaultSlotClass(),
         d.evictionGraceSeconds());
     ReplayTarget target = new ReplayTarget("placement", TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
-        List.of(TopicCatalogue.PLACEMENT_DECISIONS), changed.policyVersion(),
+        List.of(TopicCatalogue.PLACEMENT_DECISIONS),
         s -> PlacementTopology.build(changed, s, new PlacementMeters(new SimpleMeterRegistry())));
 
     Replay.Result r = Replay.run(client(), replaySerde(),

@@ -13,8 +13,7 @@ import org.apache.kafka.streams.Topology;
  * @param name short name in the summary ({@code placement}, {@code quota})
  * @param logTopic the ledger's input log (key = cluster, value {@code LedgerInput})
  * @param decisionTopics the outputs compared with the recorded ones
- * @param policyVersion the policy version the replay runs under (its decisions carry it)
  * @param topology the service's topology factory, given the registry serde settings
  */
 public record ReplayTarget(String name, String logTopic, List<String> decisionTopics,
-    String policyVersion, Function<Map<String, Object>, Topology> topology) {}
+    Function<Map<String, Object>, Topology> topology) {}

@@ -34,7 +34,6 @@ public final class ReplayTargets {
     return new ReplayTarget("placement", TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
         List.of(TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.EVICTIONS,
             TopicCatalogue.PREEMPTION_REQUESTS),
-        policy.policyVersion(),
         serde -> PlacementTopology.build(policy, serde,
             new PlacementMeters(new SimpleMeterRegistry())));
   }
@@ -44,7 +43,6 @@ public final class ReplayTargets {
     QuotaPolicy policy = QuotaPolicy.defaults(cluster, definition(definitionLocation));
     return new ReplayTarget("quota", TopicCatalogue.QUOTA_INPUTS,
         List.of(TopicCatalogue.QUOTA_VERDICTS, QuotaTopics.RECLAIMS),
-        "definition " + policy.bootstrap().source() + " until one arrives on quota.config",
         serde -> QuotaTopology.build(policy, serde, QuotaListener.NONE));
   }
 
