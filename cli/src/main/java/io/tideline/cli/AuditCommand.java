@@ -104,9 +104,11 @@ final class AuditCommand implements Runnable {
       out.printf("  %-9s policy recorded %s, replayed %s%n", "", r.recordedPolicies().keySet(),
           r.replayedPolicies().keySet());
       if (r.acrossConfigChange()) {
-        out.printf("  %-9s ACROSS A CONFIG CHANGE: recorded decisions were taken under %s; this "
-            + "replay ran %s — their mismatches come from the rules, not the log%n", "",
-            r.recordedPolicies(), r.replayedPolicies().keySet());
+        boolean inLog = r.replayedPolicies().keySet().containsAll(r.recordedPolicies().keySet());
+        out.printf("  %-9s ACROSS A CONFIG CHANGE: recorded %s; %s%n", "", r.recordedPolicies(),
+            inLog ? "the change is in the log, the replay applied it where it was recorded"
+                : "this replay ran " + r.replayedPolicies().keySet() + ", so decisions under the "
+                    + "other rules differ by their rules, not by the log");
       }
       for (Replay.Mismatch m : r.mismatches()) {
         out.printf("  %-9s %s %s %s %s key=%s at %s: %s%n", "", m.kind(), m.topic(), m.id(),
