@@ -208,6 +208,20 @@ class AuditReplayTest {
   }
 
   @Test
+  @Order(3)
+  void shouldRefuseAWindowEndingBeforeItStartsAndAnUnknownLedgerWithTheReason() {
+    Run backwards = cli("audit", "replay", "--from", TO.toString(), "--to", FROM.toString());
+    Run unknown = cli("audit", "replay", "--from", FROM.toString(), "--to", TO.toString(),
+        "--ledger", "preemption", "--report", dir.resolve("none.json").toString());
+
+    assertThat(backwards.code()).isEqualTo(1);
+    assertThat(backwards.err()).contains("--from must be before --to (got " + TO + " and " + FROM);
+    assertThat(unknown.code()).isEqualTo(1);
+    assertThat(unknown.err()).contains("unknown ledger preemption (placement, quota; preemption is "
+        + "not recorded yet)");
+  }
+
+  @Test
   @Order(4)
   void shouldReportExactlyTheOneAlteredDecision() throws Exception {
     // a forged copy of job-b1's placement: same id, in the window, another score
