@@ -103,6 +103,11 @@ final class AuditCommand implements Runnable {
           r.inputsInWindow(), r.recorded(), r.recomputed(), r.mismatches().size());
       out.printf("  %-9s policy recorded %s, replayed %s%n", "", r.recordedPolicies().keySet(),
           r.replayedPolicies().keySet());
+      if (!r.logStart().isEmpty()) {
+        out.printf("  %-9s TRUNCATED LOG: %s starts at offset %s (partition=offset); earlier inputs "
+            + "were deleted, so the state before the window is incomplete and mismatches may "
+            + "come from that%n", "", r.target(), r.logStart());
+      }
       if (r.acrossConfigChange()) {
         boolean inLog = r.replayedPolicies().keySet().containsAll(r.recordedPolicies().keySet());
         out.printf("  %-9s ACROSS A CONFIG CHANGE: recorded %s; %s%n", "", r.recordedPolicies(),
@@ -132,6 +137,7 @@ final class AuditCommand implements Runnable {
         l.put("recordedPolicyVersions", strings(r.recordedPolicies()));
         l.put("replayedPolicyVersions", strings(r.replayedPolicies()));
         l.put("acrossConfigChange", r.acrossConfigChange());
+        l.put("truncatedLogStart", r.logStart());
         List<Object> ms = new ArrayList<>();
         for (Replay.Mismatch m : r.mismatches()) {
           Map<String, Object> j = new LinkedHashMap<>();

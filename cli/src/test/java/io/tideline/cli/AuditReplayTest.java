@@ -44,6 +44,7 @@ import org.apache.avro.specific.SpecificRecord;
 import java.util.Collection;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -248,7 +249,30 @@ class AuditReplayTest {
         .contains("\"kind\" : \"DIFFERS\"");
   }
 
+  @Test
+  @Order(5)
+  void shouldWarnThatTheStateCannotBeRebuiltWhenRetentionDeletedTheLogsBeginning()
+      throws Exception {
+    TopicPartition log = new TopicPartition(TopicCatalogue.QUOTA_INPUTS, partitionOf(
+        TopicCatalogue.QUOTA_INPUTS));
+    try (var admin = infra.broker().admin()) {
+      admin.deleteRecords(Map.of(log, RecordsToDelete.beforeOffset(1))).all().get();
+    }
+
+    Run run = cli("audit", "replay", "--from", FROM.toString(), "--to", TO.toString(),
+        "--ledger", "quota", "--report", dir.resolve("truncated.json").toString());
+
+    assertThat(run.out()).contains("TRUNCATED LOG: quota starts at offset {" + log.partition()
+        + "=1}");
+  }
+
   // ------------------------------------------------------------------------------- helpers
+
+  static int partitionOf(String topic) {
+    return LogReader.read(client(), topic, null).entrySet().stream()
+        .filter(e -> !e.getValue().isEmpty()).findFirst().orElseThrow().getKey();
+  }
+
 
   record Run(int code, String out, String err) {}
 

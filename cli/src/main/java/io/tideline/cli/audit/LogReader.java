@@ -86,6 +86,20 @@ public final class LogReader {
     }
   }
 
+  /** The first offset still held per partition of {@code topic} (above 0: retention deleted some). */
+  public static Map<Integer, Long> beginningOffsets(Properties client, String topic) {
+    Properties p = new Properties();
+    p.putAll(client);
+    p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    try (var consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts = consumer.partitionsFor(topic, TIMEOUT).stream()
+          .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+      Map<Integer, Long> out = new HashMap<>();
+      consumer.beginningOffsets(parts, TIMEOUT).forEach((tp, o) -> out.put(tp.partition(), o));
+      return out;
+    }
+  }
+
   private static boolean reached(KafkaConsumer<?, ?> c, Map<TopicPartition, Long> end) {
     for (var e : end.entrySet()) {
       if (c.position(e.getKey()) < e.getValue()) {

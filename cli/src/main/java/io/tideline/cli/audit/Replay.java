@@ -89,10 +89,13 @@ public final class Replay {
    * @param mismatches every decision not reproduced
    * @param recordedPolicies policy versions on the recorded decisions, with when each first appears
    * @param replayedPolicies policy versions on the recomputed decisions
+   * @param logStart the first offset the input log still holds, per partition where it is above 0:
+   *     inputs before it were deleted (retention), so the state before the window is incomplete
    */
   public record Result(String target, String cluster, int inputsBefore, int inputsInWindow,
       int recorded, int recomputed, List<Mismatch> mismatches,
-      Map<String, Instant> recordedPolicies, Map<String, Instant> replayedPolicies) {
+      Map<String, Instant> recordedPolicies, Map<String, Instant> replayedPolicies,
+      Map<Integer, Long> logStart) {
 
     /** True when the recorded decisions were taken under a policy this replay did not run. */
     public boolean acrossConfigChange() {
@@ -112,7 +115,14 @@ public final class Replay {
   public static Result run(Properties client, Map<String, Object> serde, ReplayTarget target,
       String cluster, Window window) {
     Deserializer<Object> avro = io.tideline.platform.serde.AvroSerdes.valueDeserializer(serde);
-    // 1. the cluster's inputs, in the order the ledger decided on them
+    // 1. the cluster's inputs, in the order the ledger decided on them (and whether the log was
+    //    truncated: then the state before the window cannot be rebuilt exactly)
+    Map<Integer, Long> logStart = new java.util.TreeMap<>();
+    LogReader.beginningOffsets(client, target.logTopic()).forEach((partition, offset) -> {
+      if (offset > 0) {
+        logStart.put(partition, offset);
+      }
+    });
     List<ConsumerRecord<byte[], byte[]>> inputs = new ArrayList<>();
     for (var part : LogReader.read(client, target.logTopic(), null).values()) {
       for (var r : part) {
@@ -202,7 +212,7 @@ public final class Replay {
     }
     mismatches.sort(Comparator.comparing(Mismatch::timestamp).thenComparing(Mismatch::topic));
     return new Result(target.name(), cluster, before, inWindow, recordedCount, recomputedCount,
-        mismatches, recordedPolicies, replayedPolicies);
+        mismatches, recordedPolicies, replayedPolicies, logStart);
   }
 
   /**
