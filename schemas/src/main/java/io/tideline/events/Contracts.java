@@ -37,7 +37,8 @@ public final class Contracts {
       QuotaConfigDocument.class,
       QuotaChange.class,
       QuotaReclaim.class,
-      FragmentationReport.class);
+      FragmentationReport.class,
+      LedgerInput.class);
 
   private Contracts() {}
 

@@ -1,7 +1,9 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.events.LedgerInput;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -23,8 +24,9 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *   inputs (raw bytes) ─▶ intake ─┬─▶ &lt;topic&gt;.dlq                  (bad input, with the reason)
- *                                 └─▶ repartition by cluster ─▶ ledger ─▶ placement.decisions
- *                                                       (store)        ├▶ placement.queue
+ *                                 └─▶ placement.ledger.inputs (by cluster, retained)
+ *                                        ─▶ ledger ─▶ placement.decisions
+ *                                         (store)   ├▶ placement.queue
  *                                                                      ├▶ evictions
  *                                                                      ├▶ preemption.requests
  *                                                                      └▶ &lt;topic&gt;.dlq
@@ -53,12 +55,35 @@ public final class PlacementTopology {
   public static List<String> outputTopics() {
     List<String> t = new ArrayList<>(List.of(TopicCatalogue.PLACEMENT_DECISIONS,
         TopicCatalogue.PLACEMENT_QUEUE, TopicCatalogue.EVICTIONS,
-        TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_FRAGMENTATION));
+        TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_FRAGMENTATION,
+        TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
   }
 
   private PlacementTopology() {}
+
+  /** The intake's envelope as the log's Avro record (through the registry, like every topic). */
+  private static byte[] ledgerInput(Serdes2 avro, Envelope e) {
+    return avro.serializer().serialize(TopicCatalogue.PLACEMENT_LEDGER_INPUTS, LedgerInput
+        .newBuilder().setSourceTopic(e.input().topic()).setSourcePartition(e.partition())
+        .setSourceOffset(e.offset()).setPayload(ByteBuffer.wrap(e.payload())).build());
+  }
+
+  /** A record of the ledger input log back as the envelope the ledger reads. */
+  static Envelope envelope(Serdes2 avro, byte[] bytes) {
+    LedgerInput in = (LedgerInput) avro.deserializer().deserialize(
+        TopicCatalogue.PLACEMENT_LEDGER_INPUTS, bytes);
+    Input input = Input.of(in.getSourceTopic());
+    if (input == null) {
+      throw new IllegalStateException("the ledger input log names an unknown input topic "
+          + in.getSourceTopic());
+    }
+    ByteBuffer payload = in.getPayload().duplicate();
+    byte[] raw = new byte[payload.remaining()];
+    payload.get(raw);
+    return new Envelope(input, in.getSourcePartition(), in.getSourceOffset(), raw);
+  }
 
   /**
    * The registry serializer and deserializer shared by the topology's processors (Apicurio's serdes
@@ -90,11 +115,16 @@ public final class PlacementTopology {
     intake.filter((k, v) -> !LEDGER_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));
-    // 2. one ledger task per cluster key
+    // 2. record every accepted input, keyed by its cluster, on the ledger input log: a retained
+    //    topic, the totally ordered input of the decisions (what `tideline audit replay` re-runs)
     intake.filter((k, v) -> LEDGER_INPUT.equals(v.topic()), Named.as("accepted"))
-        .mapValues(Out::value, Named.as("envelopes"))
-        .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray())
-            .withName("by-cluster"))
+        .mapValues(o -> ledgerInput(avro, Envelope.decode(o.value())), Named.as("envelopes"))
+        .to(TopicCatalogue.PLACEMENT_LEDGER_INPUTS, Produced.with(Serdes.ByteArray(),
+            Serdes.ByteArray()).withName("record-inputs"));
+    // 3. one ledger task per cluster key, deciding in the log's order
+    b.stream(TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
+            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("ledger-log"))
+        .mapValues(bytes -> envelope(avro, bytes).encode(), Named.as("ledger-envelopes"))
         .process(() -> new LedgerProcessor(policy, avro, meters), Named.as("ledger"),
             STORE)
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)

@@ -34,6 +34,10 @@ public final class TopicCatalogue {
   public static final String NOTICES = "notices";
   public static final String BILLING_USAGE = "billing.usage";
   public static final String PLACEMENT_FRAGMENTATION = "placement.fragmentation";
+  /** Placement's ledger input log: every accepted input, in the order the ledger decided (audit). */
+  public static final String PLACEMENT_LEDGER_INPUTS = "placement.ledger.inputs";
+  /** Quota's single-writer input log: every accepted input, in the order it decided (audit). */
+  public static final String QUOTA_INPUTS = "quota.inputs";
 
   private static final String RESOURCE = "tideline/topics.csv";
   private static final List<TopicSpec> ALL = load();

@@ -1,6 +1,9 @@
 package io.tideline.quota.stream;
 
+import io.tideline.events.LedgerInput;
+import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.quota.config.QuotaPolicy;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -12,7 +15,10 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -25,9 +31,10 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>Each input ({@code quota.config}, {@code jobs.submitted}, {@code jobs.lifecycle},
  *       {@code forecast.slots}, {@code gpu.telemetry}, {@code cluster.clock}) is read as raw bytes
  *       and checked by {@link InputGate}; refused records go to {@code <topic>.dlq} with the reason.
- *   <li>Accepted inputs are re-keyed by the cluster and repartitioned through one internal topic
- *       ({@code quota-svc-quota-inputs-repartition}), so one task — the single writer — sees every
- *       quota event of a cluster in one order.
+ *   <li>Accepted inputs are re-keyed by the cluster and recorded on one retained topic,
+ *       {@code quota.inputs} ({@code LedgerInput}: source topic, partition, offset, original bytes),
+ *       so one task — the single writer — sees every quota event of a cluster in one order, and an
+ *       audit can replay exactly that order through this same graph (ADR 0005).
  *   <li>{@link QuotaWriter} decides with the core and keeps its state in three persistent stores
  *       with changelogs: {@value #STATE_STORE} (definition, ledger, logical now, peaks, index),
  *       {@value #JOBS_STORE} (per job) and {@value #BILLING_STORE} (per tenant and day).
@@ -40,7 +47,6 @@ public final class QuotaTopology {
   public static final String STATE_STORE = "quota-state";
   public static final String JOBS_STORE = "quota-jobs";
   public static final String BILLING_STORE = "quota-billing";
-  static final String INPUTS_REPARTITION = "quota-inputs";
 
   private QuotaTopology() {}
 
@@ -71,15 +77,63 @@ public final class QuotaTopology {
     gated.filter((k, r) -> !r.isInput()).map((k, r) -> org.apache.kafka.streams.KeyValue.pair(
         r.outKey, r.out)).to((k, v, ctx) -> QuotaTopics.topicOf(v),
         Produced.with(Serdes.String(), out));
-    gated.filter((k, r) -> r.isInput()).mapValues(Routed::pack)
-        .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
-            .withName(INPUTS_REPARTITION))
-        // 3. The single writer.
+    // 3. Accepted inputs are recorded, keyed by the cluster, on quota.inputs: a retained topic, the
+    //    totally ordered input of the decisions (what `tideline audit replay` re-runs).
+    Serializer<Object> logWriter = serializer(serdeConfig);
+    Deserializer<Object> logReader = deserializer(serdeConfig);
+    gated.filter((k, r) -> r.isInput())
+        .processValues(() -> new InputLog(logWriter))
+        .to(TopicCatalogue.QUOTA_INPUTS, Produced.with(Serdes.String(), Serdes.ByteArray()));
+    builder.stream(TopicCatalogue.QUOTA_INPUTS, Consumed.with(Serdes.String(), Serdes.ByteArray())
+            .withName("read-" + TopicCatalogue.QUOTA_INPUTS))
+        .mapValues(bytes -> InputLog.unpack(logReader, bytes).pack())
+        // 4. The single writer, deciding in the log's order.
         .process(() -> new QuotaWriter(policy, deserializer(serdeConfig), listener), STATE_STORE,
             JOBS_STORE, BILLING_STORE)
-        // 4. Outputs by type.
+        // 5. Outputs by type.
         .to((k, v, ctx) -> QuotaTopics.topicOf(v), Produced.with(Serdes.String(), out));
     return builder.build();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Serializer<Object> serializer(Map<String, Object> serdeConfig) {
+    return (Serializer<Object>) (Serializer<?>) io.tideline.platform.serde.AvroSerdes
+        .valueSerializer(serdeConfig);
+  }
+
+  /**
+   * Writes an accepted input as a {@link LedgerInput} (its topic, partition and offset, which the
+   * record context still knows here, and the original bytes) and reads it back for the writer.
+   */
+  static final class InputLog implements FixedKeyProcessor<String, Routed, byte[]> {
+    private final Serializer<Object> serializer;
+    private FixedKeyProcessorContext<String, byte[]> context;
+
+    InputLog(Serializer<Object> serializer) {
+      this.serializer = serializer;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, byte[]> context) {
+      this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, Routed> record) {
+      RecordMetadata meta = context.recordMetadata().orElseThrow();
+      LedgerInput in = LedgerInput.newBuilder().setSourceTopic(record.value().topic)
+          .setSourcePartition(meta.partition()).setSourceOffset(meta.offset())
+          .setPayload(ByteBuffer.wrap(record.value().bytes)).build();
+      context.forward(record.withValue(serializer.serialize(TopicCatalogue.QUOTA_INPUTS, in)));
+    }
+
+    static Routed unpack(Deserializer<Object> deserializer, byte[] bytes) {
+      LedgerInput in = (LedgerInput) deserializer.deserialize(TopicCatalogue.QUOTA_INPUTS, bytes);
+      ByteBuffer payload = in.getPayload().duplicate();
+      byte[] raw = new byte[payload.remaining()];
+      payload.get(raw);
+      return Routed.input(in.getSourceTopic(), raw);
+    }
   }
 
   private static StoreBuilder<KeyValueStore<String, String>> store(String name) {

@@ -65,7 +65,8 @@ class QuotaRestartTest {
     serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
     List<String> topics = new ArrayList<>(QuotaTopics.INPUTS);
     topics.addAll(List.of(TopicCatalogue.QUOTA_VERDICTS, TopicCatalogue.QUOTA_STATE,
-        TopicCatalogue.BILLING_USAGE, QuotaTopics.CHANGES, QuotaTopics.RECLAIMS));
+        TopicCatalogue.BILLING_USAGE, QuotaTopics.CHANGES, QuotaTopics.RECLAIMS,
+        TopicCatalogue.QUOTA_INPUTS));
     QuotaTopics.INPUTS.forEach(t -> topics.add(t + ".dlq"));
     infra.broker().createTopics(topics.toArray(String[]::new));
   }
