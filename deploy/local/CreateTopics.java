@@ -24,8 +24,12 @@ public class CreateTopics {
         continue;
       }
       String[] f = line.split(",", -1);
+      // "retain": a log kept forever (the ledgers' input logs an audit replays, ADR 0005)
+      Map<String, String> configs = "retain".equals(f[2].trim())
+          ? Map.of("cleanup.policy", "delete", "retention.ms", "-1")
+          : Map.of("cleanup.policy", f[2].trim());
       wanted.add(new NewTopic(f[0].trim(), Integer.parseInt(f[1].trim()), (short) 1)
-          .configs(Map.of("cleanup.policy", f[2].trim())));
+          .configs(configs));
     }
     try (Admin admin = Admin.create(p)) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);

@@ -27,6 +27,17 @@ class TopicCatalogueTest {
   }
 
   @Test
+  void shouldKeepTheLedgerInputLogsForeverForAudits() {
+    assertThat(TopicCatalogue.all().stream().filter(TopicSpec::retainedForever).map(TopicSpec::name))
+        .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs");
+    assertThat(TopicCatalogue.all()).filteredOn(TopicSpec::retainedForever)
+        .allSatisfy(t -> assertThat(t.configs())
+            .containsEntry("cleanup.policy", "delete").containsEntry("retention.ms", "-1"));
+    assertThat(TopicCatalogue.all()).filteredOn(t -> !t.retainedForever())
+        .allSatisfy(t -> assertThat(t.configs()).doesNotContainKey("retention.ms"));
+  }
+
+  @Test
   void shouldNameEveryConstantInTheCatalogue() throws Exception {
     for (var f : TopicCatalogue.class.getFields()) {
       if (f.getType() == String.class) {

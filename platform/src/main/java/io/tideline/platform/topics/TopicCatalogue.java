@@ -78,8 +78,14 @@ public final class TopicCatalogue {
         if (f.length != 6) {
           throw new IllegalStateException(RESOURCE + ":" + n + ": expected 6 columns, got " + f.length);
         }
+        String cleanup = f[2].trim();
+        if (!List.of("delete", "compact", "retain").contains(cleanup)) {
+          throw new IllegalStateException(RESOURCE + ":" + n + ": cleanup must be delete, compact or"
+              + " retain, got " + cleanup);
+        }
         out.add(new TopicSpec(f[0].trim(), Integer.parseInt(f[1].trim()),
-            "compact".equals(f[2].trim()), f[3].trim(), f[4].trim(), f[5].trim()));
+            "compact".equals(cleanup), "retain".equals(cleanup), f[3].trim(), f[4].trim(),
+            f[5].trim()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

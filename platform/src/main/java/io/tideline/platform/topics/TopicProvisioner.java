@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
 import org.jboss.logging.Logger;
 
 /**
@@ -36,8 +35,7 @@ public class TopicProvisioner {
       for (TopicSpec t : TopicCatalogue.all()) {
         if (!existing.contains(t.name())) {
           missing.add(new NewTopic(t.name(), t.partitions(), config.topics().replicationFactor())
-              .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
-                  t.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE)));
+              .configs(t.configs()));
         }
       }
       if (!missing.isEmpty()) {
