@@ -10,8 +10,9 @@
  * {@code exactly_once_v2}. Inputs ({@code cluster.inventory}, {@code jobs.submitted},
  * {@code quota.verdicts}, {@code jobs.lifecycle}, {@code capacity.reservations},
  * {@code cluster.clock}, {@code forecast.slots}, {@code preemption.decisions}) are decoded (bad
- * records go to {@code <topic>.dlq} with the reason), re-keyed to their cluster and handled by one
- * ledger task per cluster, whose state lives in a changelogged store. Store, outputs and input
+ * records go to {@code <topic>.dlq} with the reason), re-keyed to their cluster, written to the
+ * retained log {@code placement.ledger.inputs} (the recorded order an audit replays, ADR 0005)
+ * and handled from it by one ledger task per cluster, whose state lives in a changelogged store. Store, outputs and input
  * offsets commit in one transaction, so a restart — even after SIGKILL, even with the local state
  * wiped — rebuilds exactly the committed ledger, version included, and the core's
  * {@code ClusterSnapshot} refuses any overbooking: no GPU is allocated twice.
@@ -52,6 +53,11 @@
  * applied. Applied: victims get PREEMPT evictions and the GPUs the preemptor will use are held (a
  * reservation nobody may use) until the victims report PREEMPTED, then bound to the preemptor.
  * Migrations hold their source GPUs the same way until the migrant reports RESUMED/STARTED.
+ * Two more answers come from preemption-svc (ADR 0006): at a reservation's start placement asks
+ * (trigger RESERVATION_START, naming the jobs on the reserved GPUs) and, once the answer is still
+ * valid, evicts those victims and keeps the freed reserved GPUs for the online service; an
+ * IDLE_RECLAIM decision (quota's Q7 reclaim) evicts the idle job and returns its GPUs to the pool
+ * without queuing it again.
  *
  * <h2>Fragmentation (T2–T4)</h2>
  * Per-node and cluster fragmentation indexes are Micrometer gauges
