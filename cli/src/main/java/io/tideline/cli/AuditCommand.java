@@ -33,8 +33,8 @@ final class AuditCommand implements Runnable {
   }
 
   /**
-   * {@code tideline audit replay --from T1 --to T2 [--cluster C]}: re-runs placement's and quota's
-   * own decision code on their recorded input logs and compares every decision of the window with
+   * {@code tideline audit replay --from T1 --to T2 [--cluster C]}: re-runs placement's, quota's and
+   * preemption's own decision code on their recorded input logs and compares every decision of the window with
    * the recorded one (ADR 0005). Prints a summary, writes the mismatches to a JSON report, exits 0
    * when every decision is reproduced and {@value #MISMATCHES} when one is not. Reads only.
    */
@@ -57,8 +57,8 @@ final class AuditCommand implements Runnable {
     @Option(names = "--cluster", defaultValue = "default", description = "Cluster (ledger key); default ${DEFAULT-VALUE}")
     String cluster;
 
-    @Option(names = "--ledger", split = ",", defaultValue = "placement,quota",
-        description = "Ledgers to replay: placement, quota; default ${DEFAULT-VALUE}")
+    @Option(names = "--ledger", split = ",", defaultValue = "placement,quota,preemption",
+        description = "Ledgers to replay: placement, quota, preemption; default ${DEFAULT-VALUE}")
     List<String> ledgers;
 
     @Option(names = "--quota-definition", defaultValue = ReplayTargets.DEFAULT_QUOTA_DEFINITION,
@@ -82,8 +82,9 @@ final class AuditCommand implements Runnable {
         ReplayTarget target = switch (ledger.trim()) {
           case "placement" -> ReplayTargets.placement(cluster);
           case "quota" -> ReplayTargets.quota(cluster, quotaDefinition);
+          case "preemption" -> ReplayTargets.preemption(cluster);
           default -> throw new IllegalArgumentException("unknown ledger " + ledger
-              + " (placement, quota; preemption is not recorded yet)");
+              + " (placement, quota, preemption)");
         };
         Replay.Result r = Replay.run(client, serde, target, cluster, window);
         results.add(r);
@@ -98,25 +99,25 @@ final class AuditCommand implements Runnable {
     }
 
     private static void print(PrintWriter out, Replay.Result r) {
-      out.printf("  %-9s %d input(s) replayed to rebuild state, %d in the window; %d decision(s) "
+      out.printf("  %-10s %d input(s) replayed to rebuild state, %d in the window; %d decision(s) "
               + "recorded, %d recomputed: %d mismatch(es)%n", r.target(), r.inputsBefore(),
           r.inputsInWindow(), r.recorded(), r.recomputed(), r.mismatches().size());
-      out.printf("  %-9s policy recorded %s, replayed %s%n", "", r.recordedPolicies().keySet(),
+      out.printf("  %-10s policy recorded %s, replayed %s%n", "", r.recordedPolicies().keySet(),
           r.replayedPolicies().keySet());
       if (!r.logStart().isEmpty()) {
-        out.printf("  %-9s TRUNCATED LOG: %s starts at offset %s (partition=offset); earlier inputs "
+        out.printf("  %-10s TRUNCATED LOG: %s starts at offset %s (partition=offset); earlier inputs "
             + "were deleted, so the state before the window is incomplete and mismatches may "
             + "come from that%n", "", r.target(), r.logStart());
       }
       if (r.acrossConfigChange()) {
         boolean inLog = r.replayedPolicies().keySet().containsAll(r.recordedPolicies().keySet());
-        out.printf("  %-9s ACROSS A CONFIG CHANGE: recorded %s; %s%n", "", r.recordedPolicies(),
+        out.printf("  %-10s ACROSS A CONFIG CHANGE: recorded %s; %s%n", "", r.recordedPolicies(),
             inLog ? "the change is in the log, the replay applied it where it was recorded"
                 : "this replay ran " + r.replayedPolicies().keySet() + ", so decisions under the "
                     + "other rules differ by their rules, not by the log");
       }
       for (Replay.Mismatch m : r.mismatches()) {
-        out.printf("  %-9s %s %s %s %s key=%s at %s: %s%n", "", m.kind(), m.topic(), m.id(),
+        out.printf("  %-10s %s %s %s %s key=%s at %s: %s%n", "", m.kind(), m.topic(), m.id(),
             m.where(), m.key(), m.timestamp(), String.join("; ", m.differences()));
       }
     }

@@ -7,19 +7,25 @@ import io.tideline.cli.audit.LogReader;
 import io.tideline.cli.audit.Replay;
 import io.tideline.cli.audit.ReplayTarget;
 import io.tideline.cli.audit.ReplayTargets;
+import io.tideline.events.Eviction;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.LifecycleType;
 import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.PlacementDecision;
+import io.tideline.events.PreemptionDecision;
+import io.tideline.events.PreemptionOutcome;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SwitchPath;
+import io.tideline.events.WorkloadClass;
 import io.tideline.placement.ledger.LedgerPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
+import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
 import io.tideline.quota.stream.QuotaTopology;
@@ -66,8 +72,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #10's audit: a run recorded on a real broker by the real placement and quota topologies
- * (exactly once, as the services run them), then replayed by {@code tideline audit replay}.
+ * Issue #10's audit: a run recorded on a real broker by the real placement, quota and preemption
+ * topologies (exactly once, as the services run them), then replayed by
+ * {@code tideline audit replay}. In the window an online scale-up finds the fleet full, placement
+ * asks preemption for room and preemption answers: a preemption decision to reproduce.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AuditReplayTest {
@@ -79,6 +87,8 @@ class AuditReplayTest {
   static final Instant TO = T0.plus(Duration.ofHours(2));
   static final List<String> JOBS = List.of("job-a1", "job-a2", "job-b1", "job-b2", "job-b3",
       "job-c1");
+  /** The online scale-up that needs a preemption decision. */
+  static final String ONLINE = "search-api-scale-1";
 
   static TidelineInfra infra;
   static Map<String, Object> serde;
@@ -97,11 +107,13 @@ class AuditReplayTest {
     infra.broker().createTopics(topics.toArray(String[]::new));
     keepForever(); // the run is stamped weeks ago: the default 7-day retention would delete it
     serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
-    // 1. the two ledgers, live, as the services run them
+    // 1. the three ledgers, live, as the services run them
     live.add(start("quota", QuotaTopology.build(QuotaPolicy.defaults(CLUSTER,
         ReplayTargets.definition(ReplayTargets.DEFAULT_QUOTA_DEFINITION)), serde, QuotaListener.NONE)));
     live.add(start("placement", PlacementTopology.build(LedgerPolicy.defaults(CLUSTER), serde,
         new PlacementMeters(new SimpleMeterRegistry()))));
+    live.add(start("preemption", PreemptionTopology.build(PreemptionPolicy.defaults(CLUSTER),
+        serde)));
     // 2. a fleet, then jobs before, in and after the window; one job completes in the window.
     //    Each phase settles before the next, so the run tells one story (the log would record
     //    any other interleaving just as faithfully).
@@ -117,7 +129,11 @@ class AuditReplayTest {
       submit(producer, "job-a1", T0.plusSeconds(600), 8);
       submit(producer, "job-a2", T0.plusSeconds(1200), 16);
       settle();
-      submit(producer, "job-b1", FROM.plusSeconds(300), 8);
+      // job-b1 is research's batch work on borrowed quota (its batch queue guarantees 0 GPUs),
+      // so quota's verdict makes it preemptible: the victim the scale-up below may take
+      send(producer, TopicCatalogue.JOBS_SUBMITTED, "job-b1", JobSubmissions.training("job-b1")
+          .tenant("research", "llm").workloadClass(WorkloadClass.BATCH_INFERENCE).gpus(8)
+          .gang(8, 1).at(FROM.plusSeconds(300)).build(), FROM.plusSeconds(300));
       settle();
       send(producer, TopicCatalogue.JOBS_LIFECYCLE, "job-a1", JobLifecycle.newBuilder()
           .setJobId("job-a1").setCluster(CLUSTER).setType(LifecycleType.COMPLETED)
@@ -125,6 +141,12 @@ class AuditReplayTest {
       settle();
       submit(producer, "job-b2", FROM.plusSeconds(900), 4);
       submit(producer, "job-b3", FROM.plusSeconds(1800), 16);
+      settle();
+      // 28 of 32 GPUs in use: an 8-GPU online scale-up with the right to preempt (quota grants
+      // it to search's online inference) is unplaceable, so placement asks and preemption answers
+      send(producer, TopicCatalogue.JOBS_SUBMITTED, ONLINE, JobSubmissions.onlineInference(ONLINE,
+          "search-api", 1.0).gpus(8).gang(8, 1).at(FROM.plusSeconds(2400)).build(),
+          FROM.plusSeconds(2400));
       settle();
       submit(producer, "job-c1", TO.plusSeconds(600), 8);
       settle();
@@ -154,7 +176,10 @@ class AuditReplayTest {
             + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
         .containsPattern("quota +\\d+ input\\(s\\) replayed to rebuild state, [1-9]\\d* in the window; "
             + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
+        .containsPattern("preemption +\\d+ input\\(s\\) replayed to rebuild state, [1-9]\\d* in the window; "
+            + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
         .contains("policy recorded [placement-1], replayed [placement-1]")
+        .contains("policy recorded [preemption-v1], replayed [preemption-v1]")
         .doesNotContain("ACROSS A CONFIG CHANGE");
     assertThat(Files.readString(report)).contains("\"mismatches\" : [ ]");
     // no side effects: every topic's end offsets as they were, no consumer group created
@@ -204,13 +229,12 @@ class AuditReplayTest {
   void shouldRefuseAWindowEndingBeforeItStartsAndAnUnknownLedgerWithTheReason() {
     Run backwards = cli("audit", "replay", "--from", TO.toString(), "--to", FROM.toString());
     Run unknown = cli("audit", "replay", "--from", FROM.toString(), "--to", TO.toString(),
-        "--ledger", "preemption", "--report", dir.resolve("none.json").toString());
+        "--ledger", "billing", "--report", dir.resolve("none.json").toString());
 
     assertThat(backwards.code()).isEqualTo(1);
     assertThat(backwards.err()).contains("--from must be before --to (got " + TO + " and " + FROM);
     assertThat(unknown.code()).isEqualTo(1);
-    assertThat(unknown.err()).contains("unknown ledger preemption (placement, quota; preemption is "
-        + "not recorded yet)");
+    assertThat(unknown.err()).contains("unknown ledger billing (placement, quota, preemption)");
   }
 
   @Test
@@ -238,7 +262,60 @@ class AuditReplayTest {
   }
 
   @Test
+  @Order(3)
+  void shouldReplayTheOnlineScaleUpsPreemptionDecisionAndReportAClusterWithoutInputsAsEmpty() {
+    Replay.Result r = Replay.run(client(), replaySerde(), ReplayTargets.preemption(CLUSTER),
+        CLUSTER, new Replay.Window(FROM, TO));
+    Replay.Result elsewhere = Replay.run(client(), replaySerde(),
+        ReplayTargets.preemption("elsewhere"), "elsewhere", new Replay.Window(FROM, TO));
+
+    // the recorded run: preemption took research's borrowed batch job for the scale-up (a victim
+    // with a retry instant: the decision Avro's equals cannot compare) and placement evicted it
+    assertThat(preemptionDecisions()).singleElement().satisfies(d -> {
+      assertThat(d.getPreemptorJobId()).isEqualTo(ONLINE);
+      assertThat(d.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
+      assertThat(d.getVictims()).extracting(v -> v.getJobId()).containsExactly("job-b1");
+      assertThat(d.getVictims().get(0).getRetryAfter()).isNotNull();
+    });
+    assertThat(read(TopicCatalogue.EVICTIONS)).map(Eviction.class::cast)
+        .singleElement().satisfies(e -> assertThat(e.getJobId()).isEqualTo("job-b1"));
+    assertThat(r.mismatches()).isEmpty();
+    assertThat(r.inputsBefore()).as("inventory, jobs and placements before the window").isPositive();
+    assertThat(r.recomputed()).isPositive().isEqualTo(r.recorded());
+    // no recorded input for that cluster: nothing to replay, reported as such, not an error
+    assertThat(elsewhere.inputsBefore() + elsewhere.inputsInWindow()).isZero();
+    assertThat(elsewhere.recorded()).isZero();
+    assertThat(elsewhere.recomputed()).isZero();
+    assertThat(elsewhere.mismatches()).isEmpty();
+  }
+
+  @Test
   @Order(5)
+  void shouldReportExactlyTheOneForgedPreemptionDecision() throws Exception {
+    // a forged copy of the scale-up's decision: same id and key, in the window, another gain
+    PreemptionDecision original = preemptionDecisions().stream()
+        .filter(d -> d.getPreemptorJobId().equals(ONLINE)).findFirst().orElseThrow();
+    PreemptionDecision forged = PreemptionDecision.newBuilder(original)
+        .setGainGpuHours(original.getGainGpuHours() + 100).build();
+    try (KafkaProducer<String, Object> producer = producer()) {
+      send(producer, TopicCatalogue.PREEMPTION_DECISIONS, CLUSTER, forged,
+          original.getDecidedAt());
+    }
+    Path report = dir.resolve("forged-preemption.json");
+
+    Run run = cli("audit", "replay", "--from", FROM.toString(), "--to", TO.toString(),
+        "--ledger", "preemption", "--report", report.toString());
+
+    assertThat(run.code()).as(run.out() + run.err()).isEqualTo(AuditCommand.ReplayCommand.MISMATCHES);
+    assertThat(run.out()).contains("1 mismatch(es); report: " + report)
+        .contains("DIFFERS preemption.decisions " + original.getDecisionId())
+        .contains("gainGpuHours: recorded " + forged.getGainGpuHours() + ", recomputed "
+            + original.getGainGpuHours());
+    assertThat(Files.readString(report)).contains("\"id\" : \"" + original.getDecisionId() + "\"");
+  }
+
+  @Test
+  @Order(6)
   void shouldWarnThatTheStateCannotBeRebuiltWhenRetentionDeletedTheLogsBeginning()
       throws Exception {
     TopicPartition log = new TopicPartition(TopicCatalogue.QUOTA_INPUTS, partitionOf(
@@ -255,6 +332,11 @@ class AuditReplayTest {
   }
 
   // ------------------------------------------------------------------------------- helpers
+
+  static List<PreemptionDecision> preemptionDecisions() {
+    return read(TopicCatalogue.PREEMPTION_DECISIONS).stream()
+        .map(PreemptionDecision.class::cast).toList();
+  }
 
   static int partitionOf(String topic) {
     return LogReader.read(client(), topic, null).entrySet().stream()
@@ -295,17 +377,29 @@ class AuditReplayTest {
         .toList());
   }
 
-  /** Waits until quota and then placement have committed every input they have. */
+  /**
+   * Waits until quota, placement and preemption have committed every input they have, checked
+   * in the order their outputs feed each other (placement's request → preemption's decision →
+   * placement again → preemption again), all in one pass.
+   */
   static void settle() throws InterruptedException {
+    List<String> quota = List.of(TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.JOBS_LIFECYCLE,
+        TopicCatalogue.QUOTA_INPUTS);
+    List<String> placement = new ArrayList<>(PlacementTopology.inputTopics());
+    placement.add(TopicCatalogue.PLACEMENT_LEDGER_INPUTS);
+    List<String> preemption = new ArrayList<>(PreemptionTopology.inputTopics());
+    preemption.add(TopicCatalogue.PREEMPTION_INPUTS);
     awaitTrue(() -> {
-      String quota = behind(appIds.get(0), List.of(TopicCatalogue.JOBS_SUBMITTED,
-          TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.QUOTA_INPUTS));
-      if (quota != null) {
-        return "quota to commit " + quota;
+      String[] names = {"quota", "placement", "preemption", "placement", "preemption"};
+      List<List<String>> topics = List.of(quota, placement, preemption, placement, preemption);
+      int[] app = {0, 1, 2, 1, 2};
+      for (int i = 0; i < names.length; i++) {
+        String missing = behind(appIds.get(app[i]), topics.get(i));
+        if (missing != null) {
+          return names[i] + " to commit " + missing;
+        }
       }
-      return behind(appIds.get(1), List.of(TopicCatalogue.CLUSTER_INVENTORY,
-          TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.QUOTA_VERDICTS,
-          TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
+      return null;
     });
   }
 

@@ -29,7 +29,8 @@ class TopicCatalogueTest {
   @Test
   void shouldKeepTheLedgerInputLogsForeverForAudits() {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::retainedForever).map(TopicSpec::name))
-        .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs");
+        .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs",
+            "preemption.inputs");
     assertThat(TopicCatalogue.all()).filteredOn(TopicSpec::retainedForever)
         .allSatisfy(t -> assertThat(t.configs())
             .containsEntry("cleanup.policy", "delete").containsEntry("retention.ms", "-1"));

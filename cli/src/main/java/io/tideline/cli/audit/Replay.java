@@ -228,7 +228,7 @@ public final class Replay {
     for (var it = a.iterator(); it.hasNext(); ) {
       Decision rec = it.next();
       for (int j = 0; j < b.size(); j++) {
-        if (Objects.equals(rec.value(), b.get(j).value())) {
+        if (same(rec.value(), b.get(j).value())) {
           b.remove(j);
           it.remove();
           break;
@@ -288,7 +288,7 @@ public final class Replay {
       for (Schema.Field f : a.getSchema().getFields()) {
         Object x = a.get(f.pos());
         Object y = b.get(f.pos());
-        if (!Objects.equals(x, y)) {
+        if (!same(x, y)) {
           out.add(f.name() + ": recorded " + x + ", recomputed " + y);
         }
       }
@@ -297,6 +297,61 @@ public final class Replay {
       out.add("recorded " + recorded + ", recomputed " + recomputed);
     }
     return out;
+  }
+
+  /**
+   * Structural equality of two decoded values: records field by field, lists element by element,
+   * maps entry by entry, strings by their characters, anything else by {@code equals}. Not Avro's
+   * {@code equals}: it compares through {@code GenericData.compare}, which cannot resolve a union
+   * holding a logical-type value (a victim's nullable {@code retryAfter} instant) and throws.
+   */
+  static boolean same(Object a, Object b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null) {
+      return false;
+    }
+    if (a instanceof IndexedRecord x && b instanceof IndexedRecord y) {
+      if (!x.getSchema().equals(y.getSchema())) {
+        return false;
+      }
+      for (Schema.Field f : x.getSchema().getFields()) {
+        if (!same(x.get(f.pos()), y.get(f.pos()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      if (x.size() != y.size()) {
+        return false;
+      }
+      for (int i = 0; i < x.size(); i++) {
+        if (!same(x.get(i), y.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+      if (x.size() != y.size()) {
+        return false;
+      }
+      Map<String, Object> byKey = new HashMap<>();
+      x.forEach((k, v) -> byKey.put(String.valueOf(k), v));
+      for (var e : y.entrySet()) {
+        String k = String.valueOf(e.getKey());
+        if (!byKey.containsKey(k) || !same(byKey.get(k), e.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof CharSequence x && b instanceof CharSequence y) {
+      return x.toString().equals(y.toString());
+    }
+    return Objects.equals(a, b);
   }
 
   static String idOf(Object value) {

@@ -5,6 +5,8 @@ import io.tideline.placement.ledger.LedgerPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
 import io.tideline.quota.stream.QuotaTopics;
@@ -44,6 +46,17 @@ public final class ReplayTargets {
     return new ReplayTarget("quota", TopicCatalogue.QUOTA_INPUTS,
         List.of(TopicCatalogue.QUOTA_VERDICTS, QuotaTopics.RECLAIMS),
         serde -> QuotaTopology.build(policy, serde, QuotaListener.NONE));
+  }
+
+  /**
+   * Preemption: the decisions answering placement's requests, reservation starts and quota's
+   * idle reclaims, from the cluster's single view (its {@code preemption.inputs} log).
+   */
+  public static ReplayTarget preemption(String cluster) {
+    PreemptionPolicy policy = PreemptionPolicy.defaults(cluster);
+    return new ReplayTarget("preemption", TopicCatalogue.PREEMPTION_INPUTS,
+        List.of(TopicCatalogue.PREEMPTION_DECISIONS),
+        serde -> PreemptionTopology.build(policy, serde));
   }
 
   /** Reads {@code classpath:NAME} or a file path, as quota-svc does at start-up. */

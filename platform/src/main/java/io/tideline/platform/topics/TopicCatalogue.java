@@ -38,6 +38,8 @@ public final class TopicCatalogue {
   public static final String PLACEMENT_LEDGER_INPUTS = "placement.ledger.inputs";
   /** Quota's single-writer input log: every accepted input, in the order it decided (audit). */
   public static final String QUOTA_INPUTS = "quota.inputs";
+  /** Preemption's single-writer input log: every accepted input, in the order it decided (audit). */
+  public static final String PREEMPTION_INPUTS = "preemption.inputs";
 
   private static final String RESOURCE = "tideline/topics.csv";
   private static final List<TopicSpec> ALL = load();

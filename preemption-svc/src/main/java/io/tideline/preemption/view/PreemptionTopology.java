@@ -1,7 +1,9 @@
 package io.tideline.preemption.view;
 
+import io.tideline.events.LedgerInput;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -24,9 +25,15 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *   inputs (raw bytes) ─▶ intake ─┬─▶ &lt;topic&gt;.dlq                (bad input, with the reason)
- *                                 └─▶ repartition by cluster ─▶ view ─▶ preemption.decisions
- *                                                   (view + decision stores) └▶ &lt;topic&gt;.dlq
+ *                                 └─▶ preemption.inputs (by cluster, retained)
+ *                                        ─▶ view ─▶ preemption.decisions
+ *                       (view + decision stores) └▶ &lt;topic&gt;.dlq
  * </pre>
+ *
+ * The accepted inputs go through an explicit, retained log ({@code preemption.inputs}, value
+ * {@code LedgerInput}) instead of an internal repartition topic, which Streams purges: the log is
+ * the exact order the view decided in, so {@code tideline audit replay} can re-run this topology
+ * on it and reproduce every decision (ADR 0005, placement's and quota's shape).
  *
  * Run it with {@code processing.guarantee=exactly_once_v2}: the stores' changelogs, every output
  * and the input offsets then commit together.
@@ -56,9 +63,36 @@ public final class PreemptionTopology {
 
   /** Topics the topology writes (they must exist: sinks do not create topics). */
   public static List<String> outputTopics() {
-    List<String> t = new ArrayList<>(List.of(TopicCatalogue.PREEMPTION_DECISIONS));
+    List<String> t = new ArrayList<>(List.of(TopicCatalogue.PREEMPTION_DECISIONS,
+        TopicCatalogue.PREEMPTION_INPUTS));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
+  }
+
+  /** The intake's envelope as the log's Avro record (through the registry, like every topic). */
+  private static byte[] logged(Avro avro, Envelope e) {
+    return avro.serializer().serialize(TopicCatalogue.PREEMPTION_INPUTS, LedgerInput.newBuilder()
+        .setSourceTopic(e.input().topic()).setSourcePartition(e.partition())
+        .setSourceOffset(e.offset()).setPayload(ByteBuffer.wrap(e.payload())).build());
+  }
+
+  /**
+   * A record of the input log back as the envelope the view reads. Only the intake writes the
+   * log, in the same transaction: a record that does not decode is a bug or hand-written, and
+   * stops the view rather than being skipped (it would change every later decision).
+   */
+  static Envelope envelope(Avro avro, byte[] bytes) {
+    LedgerInput in = (LedgerInput) avro.deserializer().deserialize(
+        TopicCatalogue.PREEMPTION_INPUTS, bytes);
+    Input input = Input.of(in.getSourceTopic());
+    if (input == null) {
+      throw new IllegalStateException("the preemption input log names an unknown input topic "
+          + in.getSourceTopic());
+    }
+    ByteBuffer payload = in.getPayload().duplicate();
+    byte[] raw = new byte[payload.remaining()];
+    payload.get(raw);
+    return new Envelope(input, in.getSourcePartition(), in.getSourceOffset(), raw);
   }
 
   /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
@@ -81,11 +115,17 @@ public final class PreemptionTopology {
     intake.filter((k, v) -> !VIEW_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));
-    // 2. one view task per cluster key, 3. its decisions and processing dead letters
+    // 2. record every accepted input, keyed by its cluster, on the input log: a retained topic,
+    //    the totally ordered input of the decisions (what `tideline audit replay` re-runs)
     intake.filter((k, v) -> VIEW_INPUT.equals(v.topic()), Named.as("accepted"))
-        .mapValues(Out::value, Named.as("envelopes"))
-        .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray())
-            .withName("by-cluster"))
+        .mapValues(o -> logged(avro, Envelope.decode(o.value())), Named.as("envelopes"))
+        .to(TopicCatalogue.PREEMPTION_INPUTS, Produced.with(Serdes.ByteArray(),
+            Serdes.ByteArray()).withName("record-inputs"));
+    // 3. one view task per cluster key, deciding in the log's order; its decisions and
+    //    processing dead letters
+    b.stream(TopicCatalogue.PREEMPTION_INPUTS,
+            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("view-log"))
+        .mapValues(bytes -> envelope(avro, bytes).encode(), Named.as("view-envelopes"))
         .process(() -> new ViewProcessor(policy, avro), Named.as("view"), VIEW_STORE,
             DECISION_STORE)
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)

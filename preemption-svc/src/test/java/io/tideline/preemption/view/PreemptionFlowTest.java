@@ -204,6 +204,34 @@ class PreemptionFlowTest {
   }
 
   @Test
+  void shouldRecordEveryAcceptedInputOnTheRetainedLogInTheOrderTheViewDecided() {
+    running("train-a", "n01", at("11:00:00"), at("13:58:00"));
+    d.admit(online("inf-1"), true, T14);
+    d.raw(TopicCatalogue.PREEMPTION_REQUESTS, "c1", "not avro".getBytes(StandardCharsets.UTF_8),
+        T14);
+    String requestId = d.request(online("inf-1"), T14);
+
+    var log = d.inputLog();
+
+    // 2 nodes, submission, verdict, placement, STARTED, CHECKPOINTED, online submission and
+    // verdict, the request: every accepted input once, the refused one not at all
+    assertThat(log).extracting(e -> e.getValue().getSourceTopic()).containsExactly(
+        TopicCatalogue.CLUSTER_INVENTORY, TopicCatalogue.CLUSTER_INVENTORY,
+        TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.QUOTA_VERDICTS,
+        TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.JOBS_LIFECYCLE,
+        TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.JOBS_SUBMITTED,
+        TopicCatalogue.QUOTA_VERDICTS, TopicCatalogue.PREEMPTION_REQUESTS);
+    // keyed by the cluster (submissions and verdicts carry none: the default cluster)
+    assertThat(log).extracting(Map.Entry::getKey).containsOnly(ViewDriver.CLUSTER);
+    // the original bytes, untouched, and where they were read
+    var request = log.get(log.size() - 1).getValue();
+    assertThat(request.getSourceOffset()).isEqualTo(1); // after the refused record at offset 0
+    assertThat(d.decisions()).singleElement()
+        .satisfies(pd -> assertThat(pd.getRequestId()).isEqualTo(requestId));
+    assertThat(d.deadLetters(TopicCatalogue.PREEMPTION_REQUESTS)).hasSize(1);
+  }
+
+  @Test
   void shouldDeadLetterBadInputWithTheReasonAndKeepAnswering() {
     running("train-a", "n01", at("11:00:00"), at("13:55:00"));
     running("train-b", "n02", at("13:50:00"), null);

@@ -7,6 +7,7 @@ import io.tideline.events.DeadLetter;
 import io.tideline.events.GpuAssignment;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
+import io.tideline.events.LedgerInput;
 import io.tideline.events.LifecycleType;
 import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
@@ -213,6 +214,21 @@ final class ViewDriver implements AutoCloseable {
 
   List<PreemptionDecision> decisions() {
     return read(TopicCatalogue.PREEMPTION_DECISIONS);
+  }
+
+  /** Preemption's input log ({@code preemption.inputs}): record key (the cluster) and value. */
+  List<Map.Entry<String, LedgerInput>> inputLog() {
+    List<Map.Entry<String, LedgerInput>> out = new ArrayList<>();
+    for (var kv : outputs.get(TopicCatalogue.PREEMPTION_INPUTS).readKeyValuesToList()) {
+      out.add(Map.entry(new String(kv.key, StandardCharsets.UTF_8),
+          (LedgerInput) des.deserialize(TopicCatalogue.PREEMPTION_INPUTS, kv.value)));
+    }
+    return out;
+  }
+
+  /** The bytes {@link #send} writes for {@code value} (the registry's wire format). */
+  byte[] bytes(String topic, Object value) {
+    return ser.serialize(topic, value);
   }
 
   List<DeadLetter> deadLetters(String topic) {
