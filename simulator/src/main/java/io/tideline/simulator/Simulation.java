@@ -1020,18 +1020,20 @@ public final class Simulation {
     if (need <= 0) {
       return 0;
     }
-    List<SimJob> byEnd = new ArrayList<>();
+    // each end computed once (the comparator would recompute it O(n log n) times); ties by id
+    record End(Instant at, String id, double gpus) {}
+    List<End> byEnd = new ArrayList<>();
     for (SimJob r : running.values()) {
       if (!r.online()) {
-        byEnd.add(r);
+        byEnd.add(new End(r.expectedEnd(), r.id(), r.gpus()));
       }
     }
-    byEnd.sort(Comparator.comparing(SimJob::expectedEnd).thenComparing(SimJob::id));
+    byEnd.sort(Comparator.comparing(End::at).thenComparing(End::id));
     double freed = 0;
-    for (SimJob r : byEnd) {
+    for (End r : byEnd) {
       freed += r.gpus();
       if (freed >= need) {
-        return Math.max(0, Duration.between(now, r.expectedEnd()).toSeconds());
+        return Math.max(0, Duration.between(now, r.at()).toSeconds());
       }
     }
     return Duration.between(now, config.end()).toSeconds();
