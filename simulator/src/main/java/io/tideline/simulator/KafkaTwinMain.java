@@ -27,11 +27,19 @@ import java.util.Locale;
 public final class KafkaTwinMain {
 
   private static final int BAR = 30;
+  /** Quiet client libraries (held strongly: java.util.logging keeps loggers weakly). */
+  private static final List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
 
   private KafkaTwinMain() {}
 
   public static void main(String[] args) throws Exception {
     System.setProperty("java.awt.headless", "true");
+    for (String name : List.of("org.apache.kafka", "io.apicurio", "io.vertx", "io.netty",
+        "io.kiota", "com.microsoft.kiota")) {
+      java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+      l.setLevel(java.util.logging.Level.WARNING);
+      QUIET.add(l);
+    }
     String bootstrap = env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092");
     String registry = env("TIDELINE_REGISTRY_URL", "http://127.0.0.1:8085");
     int nodes = 16;
