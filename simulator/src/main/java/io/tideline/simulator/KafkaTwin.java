@@ -115,7 +115,8 @@ public final class KafkaTwin implements AutoCloseable {
   private final int[] instanceSeq;
   private final TreeMap<String, Job> running = new TreeMap<>();
   private final Set<String> pendingOffline = new TreeSet<>();
-  private final Map<String, String> gpuHolder = new HashMap<>();
+  /** GPU id → holders (job id → share): fractional instances share a GPU. */
+  private final Map<String, TreeMap<String, Double>> gpuHolders = new HashMap<>();
   private final List<Object[]> stopping = new ArrayList<>(); // {Instant at, Job, String decision}
   private Instant now;
 
@@ -349,20 +350,23 @@ public final class KafkaTwin implements AutoCloseable {
     for (Node n : scenario.nodes()) {
       for (int g = 0; g < n.gpuCount(); g++) {
         String gpuId = n.id() + "/" + g;
-        Job holder = jobs.get(gpuHolder.get(gpuId));
+        // utilisation = shares held; attributed to the largest holder (one job id per sample)
         double share = 0;
-        if (holder != null && holder.running) {
-          for (var a : holder.assignments) {
-            if (a.getNodeId().equals(n.id()) && a.getGpuIndex() == g) {
-              share += a.getShare();
-            }
+        Job holder = null;
+        double largest = 0;
+        for (Map.Entry<String, Double> h : gpuHolders.getOrDefault(gpuId, new TreeMap<>())
+            .entrySet()) {
+          share += h.getValue();
+          if (h.getValue() > largest) {
+            largest = h.getValue();
+            holder = jobs.get(h.getKey());
           }
         }
         GpuSample.Builder s = GpuSample.newBuilder().setGpuId(gpuId)
             .setCluster(settings.cluster()).setNodeId(n.id()).setGpuIndex(g)
             .setModel(n.gpuModel()).setSampledAt(now).setState(SampleState.OK)
             .setUtilizationPct(100.0 * Math.min(1, share)).setSource(SampleSource.SIMULATOR);
-        if (holder != null && holder.running) {
+        if (holder != null) {
           s.setJobId(holder.request.jobId()).setServiceId(holder.request.serviceId());
         }
         publish(TopicCatalogue.GPU_TELEMETRY, gpuId, s.build());
@@ -519,8 +523,8 @@ public final class KafkaTwin implements AutoCloseable {
     Set<String> nodes = new TreeSet<>();
     for (var a : j.assignments) {
       nodes.add(a.getNodeId());
-      gpuHolder.put(a.getNodeId() + "/" + a.getGpuIndex(), j.request.jobId());
     }
+    hold(j);
     j.speed = j.online() || !d.getCrossDomain() ? 1 : 1 - slowdown;
     running.put(j.request.jobId(), j);
     if (j.firstStart == null) {
@@ -560,9 +564,7 @@ public final class KafkaTwin implements AutoCloseable {
       j.running = true;
       j.startedAt = now;
       j.assignments = new ArrayList<>(e.getTarget());
-      for (var a : j.assignments) {
-        gpuHolder.put(a.getNodeId() + "/" + a.getGpuIndex(), j.request.jobId());
-      }
+      hold(j);
       running.put(j.request.jobId(), j);
       lifecycle(j, LifecycleType.RESUMED, e.getDecisionId(), "migrated by the twin");
       return;
@@ -600,7 +602,17 @@ public final class KafkaTwin implements AutoCloseable {
     running.remove(j.request.jobId());
     j.running = false;
     for (var a : j.assignments) {
-      gpuHolder.remove(a.getNodeId() + "/" + a.getGpuIndex(), j.request.jobId());
+      TreeMap<String, Double> h = gpuHolders.get(a.getNodeId() + "/" + a.getGpuIndex());
+      if (h != null) {
+        h.remove(j.request.jobId());
+      }
+    }
+  }
+
+  private void hold(Job j) {
+    for (var a : j.assignments) {
+      gpuHolders.computeIfAbsent(a.getNodeId() + "/" + a.getGpuIndex(), x -> new TreeMap<>())
+          .merge(j.request.jobId(), a.getShare(), Double::sum);
     }
   }
 
