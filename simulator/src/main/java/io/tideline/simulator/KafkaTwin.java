@@ -43,7 +43,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -82,12 +86,13 @@ public final class KafkaTwin implements AutoCloseable {
 
     /**
      * Cluster {@code default} (the services' default), a tick every simulated minute, telemetry
-     * every 5 simulated minutes, 5 s for the services to take the fleet in before the first step.
+     * every 5 simulated minutes, up to 60 s for placement and quota to take the fleet and the quota
+     * definition in before the clock starts.
      */
     public static Settings of(String bootstrap, String registryUrl, Duration horizon,
         double realSeconds) {
       return new Settings(bootstrap, registryUrl, "default", horizon, Duration.ofMinutes(1),
-          Duration.ofMinutes(5), realSeconds, Duration.ofSeconds(5));
+          Duration.ofMinutes(5), realSeconds, Duration.ofSeconds(60));
     }
   }
 
@@ -233,7 +238,10 @@ public final class KafkaTwin implements AutoCloseable {
     publishFleet();
     publishQuota();
     producer.flush();
-    Thread.sleep(settings.settle().toMillis()); // let the services take the fleet in
+    // let the services take the fleet and the definition in before the clock starts: wait until
+    // placement and quota have committed past them (bounded; a missing service only delays)
+    awaitConsumed("placement-svc", TopicCatalogue.CLUSTER_INVENTORY, wallMillis);
+    awaitConsumed("quota-svc", "quota.config", wallMillis);
     // 2. the steps
     Instant end = config.start().plus(settings.horizon());
     List<JobSpec> specs = scenario.jobs();
@@ -277,6 +285,44 @@ public final class KafkaTwin implements AutoCloseable {
     now = end;
     applyDecisions();
     return result();
+  }
+
+  /**
+   * Waits (at most {@link Settings#settle()}) until consumer group {@code group} has committed the
+   * end of every partition of {@code topic}.
+   */
+  private void awaitConsumed(String group, String topic, LongSupplier wallMillis)
+      throws InterruptedException {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+    long until = wallMillis.getAsLong() + settings.settle().toMillis();
+    try (Admin admin = Admin.create(p)) {
+      while (wallMillis.getAsLong() < until) {
+        try {
+          var parts = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic)
+              .partitions().stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+          Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+          parts.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+          var ends = admin.listOffsets(latest).all().get();
+          Map<TopicPartition, OffsetAndMetadata> done = admin.listConsumerGroupOffsets(group)
+              .partitionsToOffsetAndMetadata().get();
+          boolean caughtUp = true;
+          for (TopicPartition tp : parts) {
+            OffsetAndMetadata c = done.get(tp);
+            long end = ends.get(tp).offset();
+            if (end > 0 && (c == null || c.offset() < end)) {
+              caughtUp = false;
+            }
+          }
+          if (caughtUp) {
+            return;
+          }
+        } catch (java.util.concurrent.ExecutionException e) {
+          // the group or topic is not there yet: retry until the deadline
+        }
+        Thread.sleep(250);
+      }
+    }
   }
 
   // --------------------------------------------------------------------------------- publishing

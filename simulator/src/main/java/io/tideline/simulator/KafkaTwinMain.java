@@ -17,7 +17,7 @@ import java.util.Locale;
  * {@code 127.0.0.1:9092}), {@code --registry} ({@code http://127.0.0.1:8085}), {@code --nodes}
  * (default 16 nodes = 128 GPUs: the services' work per record grows with the fleet, and the demo
  * must fit in 10 minutes on 2 cores), {@code --hours} (simulated hours, default 24),
- * {@code --real-seconds} (wall time for them, default 420), {@code --seed} (42), {@code --out}
+ * {@code --real-seconds} (wall time for them, default 360), {@code --seed} (42), {@code --out}
  * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default yesterday 00:00 UTC,
  * so every record is in the past and within the topics' 7-day retention).
  *
@@ -44,7 +44,7 @@ public final class KafkaTwinMain {
     String registry = env("TIDELINE_REGISTRY_URL", "http://127.0.0.1:8085");
     int nodes = 16;
     double hours = 24;
-    double realSeconds = 420;
+    double realSeconds = 360;
     long seed = SimConfig.DEFAULTS.seed();
     Path out = Path.of("target", "sim-kafka");
     Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(1));
