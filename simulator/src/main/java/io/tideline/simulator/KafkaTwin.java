@@ -106,6 +106,8 @@ public final class KafkaTwin implements AutoCloseable {
   private static final String TEAM = "ml";
   private static final String EXECUTOR = "tideline-simulator";
   private static final double SECONDS_PER_HOUR = 3600.0;
+  /** GPU memory reported for every simulated GPU: an H100 80GB HBM3, as telemetry's default. */
+  private static final int GPU_MEMORY_MIB = 81559;
 
   private final Scenario scenario;
   private final SimConfig config;
@@ -340,7 +342,7 @@ public final class KafkaTwin implements AutoCloseable {
       }
       publish(TopicCatalogue.CLUSTER_INVENTORY, n.id(), NodeInventory.newBuilder()
           .setCluster(settings.cluster()).setNodeId(n.id()).setChange(NodeChange.JOINED)
-          .setObservedAt(now).setGpuModel(n.gpuModel()).setGpuMemoryMiB(81559)
+          .setObservedAt(now).setGpuModel(n.gpuModel()).setGpuMemoryMiB(GPU_MEMORY_MIB)
           .setGpuCount(n.gpuCount()).setGpus(gpus)
           .setSwitchPath(io.tideline.events.SwitchPath.newBuilder()
               .setAccessSwitch(n.path().aswDomain()).setAggregationSwitch(n.path().pswDomain())

@@ -65,7 +65,7 @@ class KafkaTwinTest {
 
   @Test
   void shouldDriveTheServicesInSimulatedTimeAndExecuteAPlacement() throws Exception {
-    // 1. a 4-node, 2-hour twin compressed into 8 s, a decision-free placement stand-in
+    // 1. a 4-node, 2-hour twin compressed into 8 s; this test plays placement
     SimConfig config = SimConfig.DEFAULTS.with(11L, 1, 4).withJobsPerDay(600).withStart(START);
     Scenario scenario = Scenario.synthetic(config);
     String registry = infra.config().get("tideline.registry.url");
