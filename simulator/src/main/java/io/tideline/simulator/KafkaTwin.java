@@ -82,17 +82,26 @@ public final class KafkaTwin implements AutoCloseable {
 
   /** Where and how fast: the twin's own settings (the workload comes from {@link SimConfig}). */
   public record Settings(String bootstrap, String registryUrl, String cluster, Duration horizon,
-      Duration clockStep, Duration telemetryEvery, double realSeconds, Duration settle) {
+      Duration clockStep, Duration telemetryEvery, double realSeconds, Duration settle,
+      double onlineFloorShare) {
 
     /**
      * Cluster {@code default} (the services' default), a tick every simulated minute, telemetry
      * every 5 simulated minutes, up to 60 s for placement and quota to take the fleet and the quota
-     * definition in before the clock starts.
+     * definition in before the clock starts, and the online queue's floor at the Q1 share of the
+     * services' peaks ({@link SimConfig#onlineGuaranteeFraction()}, 0.7).
      */
     public static Settings of(String bootstrap, String registryUrl, Duration horizon,
         double realSeconds) {
       return new Settings(bootstrap, registryUrl, "default", horizon, Duration.ofMinutes(1),
-          Duration.ofMinutes(5), realSeconds, Duration.ofSeconds(60));
+          Duration.ofMinutes(5), realSeconds, Duration.ofSeconds(60),
+          SimConfig.DEFAULTS.onlineGuaranteeFraction());
+    }
+
+    /** These settings with another floor share for the online queue's quota definition. */
+    public Settings withOnlineFloorShare(double share) {
+      return new Settings(bootstrap, registryUrl, cluster, horizon, clockStep, telemetryEvery,
+          realSeconds, settle, share);
     }
   }
 
@@ -116,6 +125,7 @@ public final class KafkaTwin implements AutoCloseable {
   private final KafkaConsumer<String, Object> consumer;
   private final double slowdown = PlacementConfig.DEFAULTS.crossSwitchSlowdown();
   private final double onlineGuarantee;
+  private final double onlinePeaks;
 
   private final Map<String, Job> jobs = new HashMap<>();
   private final List<List<Job>> live = new ArrayList<>();
@@ -211,6 +221,7 @@ public final class KafkaTwin implements AutoCloseable {
     this.consumer = new KafkaConsumer<>(c, new StringDeserializer(),
         AvroSerdes.valueDeserializer(AvroSerdes.serdeConfig(settings.registryUrl(), false)));
     double guarantee = 0;
+    double peaks = 0;
     for (int k = 0; k < config.services().size(); k++) {
       live.add(new ArrayList<>());
       double peak = 0;
@@ -218,8 +229,10 @@ public final class KafkaTwin implements AutoCloseable {
         peak = Math.max(peak, scenario.demand().gpus(k, s));
       }
       guarantee += config.onlineGuaranteeFraction() * peak;
+      peaks += peak;
     }
     this.onlineGuarantee = guarantee;
+    this.onlinePeaks = peaks;
     this.instanceSeq = new int[config.services().size()];
   }
 
@@ -352,12 +365,14 @@ public final class KafkaTwin implements AutoCloseable {
   }
 
   /**
-   * Q1/Q2 for the twin's tenants: the online service's floor is 70% of its peak, with the right to
-   * preempt; every training tenant borrows from the shared pool without a cap, critical jobs may
-   * preempt.
+   * Q1/Q2 for the twin's tenants: the online queue's floor is {@link Settings#onlineFloorShare()}
+   * of the services' peaks (Q1: 70%), with the right to preempt; every training tenant borrows from
+   * the shared pool without a cap, critical jobs may preempt. Online instances are declared
+   * non-preemptible (W1: never victims), and quota admits non-preemptible work only on guaranteed
+   * quota (W4), so instances above the floor are held by quota.
    */
   String quotaDocument() {
-    long floor = (long) Math.ceil(onlineGuarantee);
+    long floor = (long) Math.ceil(settings.onlineFloorShare() * onlinePeaks - 1e-9);
     StringBuilder sb = new StringBuilder();
     sb.append("version: \"twin-").append(config.seed()).append("\"\n")
         .append("fleetGpus: ").append(config.fleetGpus()).append("\nnodes:\n");

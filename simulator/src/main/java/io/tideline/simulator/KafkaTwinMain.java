@@ -19,7 +19,9 @@ import java.util.Locale;
  * must fit in 10 minutes on 2 cores), {@code --hours} (simulated hours, default 24),
  * {@code --real-seconds} (wall time for them, default 360), {@code --seed} (42), {@code --out}
  * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default yesterday 00:00 UTC,
- * so every record is in the past and within the topics' 7-day retention).
+ * so every record is in the past and within the topics' 7-day retention), {@code --online-floor}
+ * (the online queue's quota floor as a share of the services' peaks; default 0.7, Q1; online
+ * instances are non-preemptible, so quota admits them only up to this floor).
  *
  * <p>This is an adapter: it reads the wall clock to pace the run and to pick the default start;
  * the twin itself receives both.
@@ -45,6 +47,7 @@ public final class KafkaTwinMain {
     int nodes = 16;
     double hours = 24;
     double realSeconds = 360;
+    double onlineFloor = SimConfig.DEFAULTS.onlineGuaranteeFraction();
     long seed = SimConfig.DEFAULTS.seed();
     Path out = Path.of("target", "sim-kafka");
     Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(1));
@@ -59,6 +62,7 @@ public final class KafkaTwinMain {
         case "--seed" -> seed = Long.parseLong(v);
         case "--out" -> out = Path.of(v);
         case "--start" -> start = Instant.parse(v);
+        case "--online-floor" -> onlineFloor = Double.parseDouble(v);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
       i++;
@@ -76,7 +80,8 @@ public final class KafkaTwinMain {
     long t0 = System.nanoTime();
     SimResult result;
     try (KafkaTwin twin = new KafkaTwin(scenario,
-        KafkaTwin.Settings.of(bootstrap, registry, horizon, realSeconds))) {
+        KafkaTwin.Settings.of(bootstrap, registry, horizon, realSeconds)
+            .withOnlineFloorShare(onlineFloor))) {
       // Ctrl-C: the shutdown hook interrupts the run, which closes the clients (try-with-resources)
       Thread main = Thread.currentThread();
       Thread hook = new Thread(() -> {

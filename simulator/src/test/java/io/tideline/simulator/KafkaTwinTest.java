@@ -71,7 +71,7 @@ class KafkaTwinTest {
     String registry = infra.config().get("tideline.registry.url");
     String bootstrap = infra.broker().bootstrapServers();
     KafkaTwin.Settings settings = new KafkaTwin.Settings(bootstrap, registry, "default", HORIZON,
-        Duration.ofMinutes(1), Duration.ofMinutes(5), 8, Duration.ofSeconds(1));
+        Duration.ofMinutes(1), Duration.ofMinutes(5), 8, Duration.ofSeconds(1), 0.7);
     KafkaTwin twin = new KafkaTwin(scenario, settings);
     CompletableFuture<SimResult> run = CompletableFuture.supplyAsync(() -> {
       try {
