@@ -103,6 +103,21 @@ public final class Report {
     return sb.toString();
   }
 
+  /** The table as an HTML {@code <table>} (same rows and columns), for the HTML report. */
+  public String html() {
+    StringBuilder sb = new StringBuilder("<table>\n<thead><tr><th>measure</th><th>requirement</th>");
+    results.forEach(r -> sb.append("<th>").append(HtmlReport.escape(r.policy())).append("</th>"));
+    sb.append("</tr></thead>\n<tbody>\n");
+    for (Row row : rows) {
+      sb.append("<tr><td>").append(HtmlReport.escape(row.name())).append("</td><td>")
+          .append(HtmlReport.escape(row.requirement())).append("</td>");
+      results.forEach(r -> sb.append("<td class=\"n\">").append(HtmlReport.escape(cell(row, r)))
+          .append("</td>"));
+      sb.append("</tr>\n");
+    }
+    return sb.append("</tbody>\n</table>\n").toString();
+  }
+
   /** The table as CSV (same rows and columns). */
   public String csv() {
     StringBuilder sb = new StringBuilder("measure,requirement");

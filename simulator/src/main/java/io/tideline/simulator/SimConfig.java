@@ -152,6 +152,17 @@ public record SimConfig(
         passiveDefragInterval);
   }
 
+  /** This config starting at {@code at} (the through-Kafka mode puts its day near the present). */
+  public SimConfig withStart(Instant at) {
+    return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, at, zone, demandStep, tick,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
+        jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
+        minDurationHours, maxDurationHours, medianDurationHours, onlineWaitEstimate,
+        preemptionRetry, ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction,
+        hardSplitHeadroom, activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass,
+        passiveDefragInterval);
+  }
+
   /** This config with another seed, horizon and fleet size (the main's options). */
   public SimConfig with(long seed, int days, int nodes) {
     return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,

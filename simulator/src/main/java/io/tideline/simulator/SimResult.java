@@ -30,6 +30,7 @@ package io.tideline.simulator;
  * @param jobsSubmitted offline jobs submitted
  * @param jobsCompleted offline jobs completed
  * @param onlineScaleUps online instances requested by scale-up
+ * @param timeline one sample per controller tick, for the charts
  */
 public record SimResult(
     String policy,
@@ -55,4 +56,10 @@ public record SimResult(
     long reservations,
     long jobsSubmitted,
     long jobsCompleted,
-    long onlineScaleUps) {}
+    long onlineScaleUps,
+    java.util.List<TimelineSample> timeline) {
+
+  public SimResult {
+    timeline = java.util.List.copyOf(timeline);
+  }
+}

@@ -24,6 +24,7 @@ import io.tideline.core.fragmentation.ActiveDefragPlanner;
 import io.tideline.core.fragmentation.DefragConfig;
 import io.tideline.core.fragmentation.DefragPlan;
 import io.tideline.core.fragmentation.DemandHistogram;
+import io.tideline.core.fragmentation.FragmentationIndex;
 import io.tideline.core.fragmentation.Migration;
 import io.tideline.core.fragmentation.PassiveDefragPlanner;
 import io.tideline.core.fragmentation.PastMigration;
@@ -154,6 +155,10 @@ public final class Simulation {
   private final List<Double> jcts = new ArrayList<>();
   private final List<Eviction> evictionLog = new ArrayList<>();
   private final List<PreemptionRecord> preemptionRecords = new ArrayList<>();
+  private final List<TimelineSample> timeline = new ArrayList<>();
+  /** F2 forecasts by slot start: the reservation quantile of each service. */
+  private final TreeMap<Instant, double[]> forecastBySlot = new TreeMap<>();
+  private final FragmentationIndex wholeNodeFragmentation;
   private final TreeMap<String, Double> tenantReceived = new TreeMap<>();
   private final TreeMap<String, Double> tenantDemanded = new TreeMap<>();
   private final TreeMap<String, Double> tenantUsage = new TreeMap<>();
@@ -233,6 +238,8 @@ public final class Simulation {
     this.instanceSeq = new int[services];
     this.lastServiceAttempt = new Instant[services];
     this.onlineAllocated = new double[services];
+    this.wholeNodeFragmentation = new FragmentationIndex(
+        DemandHistogram.wholeNode(config.gpusPerNode()));
   }
 
   /** Calls {@code observer} after every event instant (tests check invariants there). */
@@ -448,6 +455,42 @@ public final class Simulation {
       nightPoolSum += pool <= 0 ? 0 : Math.max(0, Math.min(1, poolUsed / pool));
       nightSamples++;
     }
+    sample(occupancy);
+  }
+
+  /** 4. the chart sample of this tick (see {@link TimelineSample}). */
+  private void sample(double occupancy) {
+    int step = scenario.demand().stepOf(now);
+    double demand = 0;
+    double online = 0;
+    for (int k = 0; k < onlineAllocated.length; k++) {
+      demand += scenario.demand().gpus(k, step);
+      online += onlineAllocated[k];
+    }
+    int reservedIdle = 0;
+    for (Hold h : holds) {
+      reservedIdle += idleReservedGpus(h);
+    }
+    double forecast = Double.NaN;
+    Map.Entry<Instant, double[]> f = forecastBySlot.floorEntry(now);
+    if (f != null && now.isBefore(f.getKey().plus(config.demandStep()))) {
+      forecast = 0;
+      for (double v : f.getValue()) {
+        forecast += Double.isNaN(v) ? 0 : v;
+      }
+    }
+    int idle = snap.idleGpus();
+    double fragmentation = idle == 0 ? 0
+        : Math.min(1, wholeNodeFragmentation.strandedGpus(snap) / idle);
+    int queued = 0;
+    for (SimJob j : pending.values()) {
+      if (!j.online()) {
+        queued++;
+      }
+    }
+    double used = occupancy * config.fleetGpus();
+    timeline.add(new TimelineSample(now, demand, online, reservedIdle,
+        Math.max(0, used - online), forecast, occupancy, fragmentation, queued));
   }
 
   // --------------------------------------------------------------------- forecast reservations
@@ -492,6 +535,13 @@ public final class Simulation {
             current.until(), current.gpus() - idleReserved));
     SlotForecast next = forecaster.forecast(histories[k],
         reserveDue ? slotStart : grid.slotEndOf(now), calendar);
+    if (reserveDue) {
+      forecastBySlot.computeIfAbsent(slotStart, t -> {
+        double[] none = new double[config.services().size()];
+        java.util.Arrays.fill(none, Double.NaN);
+        return none;
+      })[k] = next.value(reservationConfig.quantile());
+    }
     ReservationDecision decision = reservationPlanner.plan(now, next, position);
     // 2. execute: hold idle GPUs (evicting for the shortfall), release early, over-issue is
     //    implicit (placement in the twin is not quota-capped)
@@ -970,18 +1020,20 @@ public final class Simulation {
     if (need <= 0) {
       return 0;
     }
-    List<SimJob> byEnd = new ArrayList<>();
+    // each end computed once (the comparator would recompute it O(n log n) times); ties by id
+    record End(Instant at, String id, double gpus) {}
+    List<End> byEnd = new ArrayList<>();
     for (SimJob r : running.values()) {
       if (!r.online()) {
-        byEnd.add(r);
+        byEnd.add(new End(r.expectedEnd(), r.id(), r.gpus()));
       }
     }
-    byEnd.sort(Comparator.comparing(SimJob::expectedEnd).thenComparing(SimJob::id));
+    byEnd.sort(Comparator.comparing(End::at).thenComparing(End::id));
     double freed = 0;
-    for (SimJob r : byEnd) {
+    for (End r : byEnd) {
       freed += r.gpus();
       if (freed >= need) {
-        return Math.max(0, Duration.between(now, r.expectedEnd()).toSeconds());
+        return Math.max(0, Duration.between(now, r.at()).toSeconds());
       }
     }
     return Duration.between(now, config.end()).toSeconds();
@@ -1116,6 +1168,7 @@ public final class Simulation {
         reservationsIssued,
         submitted,
         completed,
-        scaleUps);
+        scaleUps,
+        timeline);
   }
 }

@@ -20,7 +20,8 @@ import java.util.concurrent.Future;
  * {@code --nodes N}, {@code --seed N}, {@code --out DIR} (default {@code target/sim}),
  * {@code --jobs FILE} (a job trace CSV, see {@link JobTraceCsv}, instead of the synthetic mix),
  * {@code --policy NAME} (run one policy only, for profiling), {@code --threads N} (policies run
- * in parallel, default 2; results do not depend on it).
+ * in parallel, default one thread per policy; results do not depend on it). Also writes the
+ * charts ({@link Charts}) and {@code report.html} ({@link HtmlReport}).
  * The wall time reported here is measured in the main only; simulation logic never reads a clock.
  */
 public final class SimulatorMain {
@@ -28,6 +29,7 @@ public final class SimulatorMain {
   private SimulatorMain() {}
 
   public static void main(String[] args) throws IOException {
+    System.setProperty("java.awt.headless", "true");
     SimConfig d = SimConfig.DEFAULTS;
     long seed = d.seed();
     int days = d.days();
@@ -35,7 +37,7 @@ public final class SimulatorMain {
     Path out = Path.of("target", "sim");
     Path jobs = null;
     String only = null;
-    int threads = 2;
+    int threads = Policy.ALL.size();
     for (int i = 0; i < args.length; i++) {
       String v = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -100,9 +102,25 @@ public final class SimulatorMain {
     String md = report.markdown();
     System.out.println();
     System.out.print(md);
-    System.out.printf(Locale.ROOT, "%nwall time: %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    double simWall = (System.nanoTime() - t0) / 1e9;
+    System.out.printf(Locale.ROOT, "%nwall time: %.1f s%n", simWall);
+    // 4. the files: table (Markdown, CSV), charts (PNG) and the self-contained HTML report
     Files.createDirectories(out);
     Files.writeString(out.resolve("report.md"), md, StandardCharsets.UTF_8);
     Files.writeString(out.resolve("report.csv"), report.csv(), StandardCharsets.UTF_8);
+    List<Path> charts = Charts.write(out, results, config.start());
+    Path html = out.resolve("report.html");
+    HtmlReport.write(html, "Tideline digital twin: " + days + " days, " + config.fleetGpus()
+        + " GPUs, seed " + seed, List.of(
+            String.format(Locale.ROOT, "Scenario: %d days from %s, %d nodes × %d GPUs = %d GPUs, "
+                + "seed %d, %s, %d offline jobs, online peak %.0f GPUs.", days, config.start(),
+                nodes, config.gpusPerNode(), config.fleetGpus(), seed,
+                jobs == null ? "synthetic workload" : "job trace " + jobs.getFileName(),
+                scenario.jobs().size(), scenario.demand().peakTotal()),
+            "Command: SimulatorMain " + String.join(" ", args),
+            String.format(Locale.ROOT, "Simulation wall time %.1f s on %d threads.", simWall,
+                threads)),
+        report.html(), charts);
+    System.out.println("report: " + html.toAbsolutePath());
   }
 }

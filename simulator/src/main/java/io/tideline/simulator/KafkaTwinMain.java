@@ -1,0 +1,141 @@
+package io.tideline.simulator;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The through-Kafka mode from the command line (what {@code ./tideline demo} runs): one compressed
+ * tidal day against the services on a broker, with a progress bar, then the table (Tideline only),
+ * the charts and {@code report.html}. Options: {@code --bootstrap} (default
+ * {@code 127.0.0.1:9092}), {@code --registry} ({@code http://127.0.0.1:8085}), {@code --nodes}
+ * (default 16 nodes = 128 GPUs: the services' work per record grows with the fleet, and the demo
+ * must fit in 10 minutes on 2 cores), {@code --hours} (simulated hours, default 24),
+ * {@code --real-seconds} (wall time for them, default 360), {@code --seed} (42), {@code --out}
+ * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default yesterday 00:00 UTC,
+ * so every record is in the past and within the topics' 7-day retention), {@code --online-floor}
+ * (the online queue's quota floor as a share of the services' peaks; default 0.7, Q1; online
+ * instances are non-preemptible, so quota admits them only up to this floor).
+ *
+ * <p>This is an adapter: it reads the wall clock to pace the run and to pick the default start;
+ * the twin itself receives both.
+ */
+public final class KafkaTwinMain {
+
+  private static final int BAR = 30;
+  /** Quiet client libraries (held strongly: java.util.logging keeps loggers weakly). */
+  private static final List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
+
+  private KafkaTwinMain() {}
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    for (String name : List.of("org.apache.kafka", "io.apicurio", "io.vertx", "io.netty",
+        "io.kiota", "com.microsoft.kiota")) {
+      java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+      l.setLevel(java.util.logging.Level.WARNING);
+      QUIET.add(l);
+    }
+    String bootstrap = env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092");
+    String registry = env("TIDELINE_REGISTRY_URL", "http://127.0.0.1:8085");
+    int nodes = 16;
+    double hours = 24;
+    double realSeconds = 360;
+    double onlineFloor = SimConfig.DEFAULTS.onlineGuaranteeFraction();
+    long seed = SimConfig.DEFAULTS.seed();
+    Path out = Path.of("target", "sim-kafka");
+    Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(1));
+    for (int i = 0; i < args.length; i++) {
+      String v = i + 1 < args.length ? args[i + 1] : null;
+      switch (args[i]) {
+        case "--bootstrap" -> bootstrap = v;
+        case "--registry" -> registry = v;
+        case "--nodes" -> nodes = Integer.parseInt(v);
+        case "--hours" -> hours = Double.parseDouble(v);
+        case "--real-seconds" -> realSeconds = Double.parseDouble(v);
+        case "--seed" -> seed = Long.parseLong(v);
+        case "--out" -> out = Path.of(v);
+        case "--start" -> start = Instant.parse(v);
+        case "--online-floor" -> onlineFloor = Double.parseDouble(v);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+      i++;
+    }
+    final Instant from = start;
+    Duration horizon = Duration.ofSeconds((long) (hours * 3600));
+    int days = (int) Math.max(1, Math.ceil(hours / 24));
+    SimConfig config = SimConfig.DEFAULTS.with(seed, days, nodes).withStart(start);
+    Scenario scenario = Scenario.synthetic(config);
+    PrintStream err = System.err;
+    System.out.printf(Locale.ROOT, "through Kafka (%s, registry %s): %.1f simulated hours from %s "
+        + "in %.0f s, %d nodes × %d GPUs, seed %d, %d offline jobs%n", bootstrap, registry, hours,
+        start, realSeconds, nodes, config.gpusPerNode(), seed,
+        scenario.jobs().stream().filter(j -> j.submitAt().isBefore(from.plus(horizon))).count());
+    long t0 = System.nanoTime();
+    SimResult result;
+    try (KafkaTwin twin = new KafkaTwin(scenario,
+        KafkaTwin.Settings.of(bootstrap, registry, horizon, realSeconds)
+            .withOnlineFloorShare(onlineFloor))) {
+      // Ctrl-C: the shutdown hook interrupts the run, which closes the clients (try-with-resources)
+      Thread main = Thread.currentThread();
+      Thread hook = new Thread(() -> {
+        main.interrupt();
+        try {
+          main.join(10_000);
+        } catch (InterruptedException ignored) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      Runtime.getRuntime().addShutdownHook(hook);
+      result = twin.run(System::currentTimeMillis, (now, done, running, queued) ->
+          bar(err, now, done, running, queued, twin.decisionsSeen()));
+      err.println();
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
+      err.println();
+      err.println("interrupted: stopped");
+      return;
+    }
+    Report report = new Report(List.of(result));
+    String md = report.markdown();
+    System.out.println();
+    System.out.print(md);
+    double wall = (System.nanoTime() - t0) / 1e9;
+    System.out.printf(Locale.ROOT, "%nwall time: %.1f s%n", wall);
+    Files.createDirectories(out);
+    Files.writeString(out.resolve("report.md"), md, StandardCharsets.UTF_8);
+    Files.writeString(out.resolve("report.csv"), report.csv(), StandardCharsets.UTF_8);
+    List<Path> charts = Charts.write(out, List.of(result), config.start());
+    Path html = out.resolve("report.html");
+    HtmlReport.write(html, "Tideline through Kafka: " + hours + " simulated hours, "
+        + config.fleetGpus() + " GPUs, seed " + seed, List.of(
+            String.format(Locale.ROOT, "Through-Kafka mode: the real services on %s, driven in "
+                + "compressed time from %s (%.1f simulated hours in %.0f s wall); %d nodes × %d "
+                + "GPUs, seed %d.", bootstrap, start, hours, wall, nodes, config.gpusPerNode(),
+                seed),
+            "Waits are in simulated time: one wall second of service latency is "
+                + String.format(Locale.ROOT, "%.0f", hours * 3600 / realSeconds)
+                + " simulated seconds at this compression."),
+        report.html(), charts);
+    System.out.println("report: " + html.toAbsolutePath());
+  }
+
+  private static void bar(PrintStream err, Instant now, double done, int running, int queued,
+      long decisions) {
+    int filled = (int) Math.round(Math.min(1, done) * BAR);
+    err.printf(Locale.ROOT, "\r[%s%s] %3.0f%%  %s  running %4d  queued %4d  decisions %6d",
+        "#".repeat(filled), ".".repeat(BAR - filled), 100 * Math.min(1, done),
+        now.toString().substring(0, 16), running, queued, decisions);
+  }
+
+  private static String env(String name, String fallback) {
+    String v = System.getenv(name);
+    return v == null || v.isBlank() ? fallback : v;
+  }
+}
