@@ -149,7 +149,7 @@ class TidelineCliTest {
         .setTenant("search").setQueue("acme/search/ranking/training").setDecidedAt(T0.plusSeconds(1))
         .setVerdict(Verdict.SHARED).setGpus(8).setPreemptible(true).setPreemptionRightGranted(false)
         .setReason("guarantee used up; borrowing 8 of 32 from the shared pool")
-        .setPolicyVersion("quota-rules-1").build());
+        .setPolicyVersion("quota-rules-2").build());
     send(TopicCatalogue.PLACEMENT_DECISIONS, "default", PlacementDecision.newBuilder()
         .setDecisionId("p-1").setCluster("default").setJobId(job).setDecidedAt(T0.plusSeconds(2))
         .setOutcome(PlacementOutcome.PLACED)

@@ -368,8 +368,8 @@ public final class KafkaTwin implements AutoCloseable {
    * Q1/Q2 for the twin's tenants: the online queue's floor is {@link Settings#onlineFloorShare()}
    * of the services' peaks (Q1: 70%), with the right to preempt; every training tenant borrows from
    * the shared pool without a cap, critical jobs may preempt. Online instances are declared
-   * non-preemptible (W1: never victims), and quota admits non-preemptible work only on guaranteed
-   * quota (W4), so instances above the floor are held by quota.
+   * non-preemptible (W1: never victims); those above the floor borrow the shared pool (Q3, ADR
+   * 0007) and are pool work there.
    */
   String quotaDocument() {
     long floor = (long) Math.ceil(settings.onlineFloorShare() * onlinePeaks - 1e-9);

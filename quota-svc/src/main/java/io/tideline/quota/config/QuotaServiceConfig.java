@@ -29,7 +29,7 @@ public interface QuotaServiceConfig {
   /** P3: after a preemption the job may only run on guaranteed quota this long (default 30 min). */
   Optional<Duration> preemptionCooldown();
 
-  /** O2: version of the rules, part of every verdict's policy version (default quota-rules-1). */
+  /** O2: version of the rules, part of every verdict's policy version (default quota-rules-2). */
   Optional<String> rulesVersion();
 
   /**

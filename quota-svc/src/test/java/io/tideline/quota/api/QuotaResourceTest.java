@@ -44,7 +44,7 @@ class QuotaResourceTest {
     awaitOk("/quota/jobs/rest-g1/verdict")
         .then().body("verdict", equalTo("GUARANTEED"))
         .body("queue", equalTo("acme/search/ranking/training"))
-        .body("policyVersion", equalTo("quota-rules-1/local-2"))
+        .body("policyVersion", equalTo("quota-rules-2/local-2"))
         .body("reason", equalTo("within the guarantee of acme/search/ranking/training: "
             + "non-preemptible"))
         .body("trace.rule", hasItem("Q2 guaranteed floor"));

@@ -78,11 +78,11 @@ class OnlineFloorTopologyTest {
 
   @Test
   void shouldApplyTheNewGuaranteeAsTheQueueFloorAndAdmitAgainstIt() {
-    // 1. Declared floor 16: a non-preemptible 24-GPU instance set waits for guaranteed quota.
+    // 1. Declared floor 16 and no borrowing (cap 0): a 24-GPU instance set waits.
     q.submit(online("big", 24, T0).build());
     assertThat(verdicts("big")).singleElement().satisfies(v -> {
       assertThat(v.getVerdict()).isEqualTo(Verdict.QUEUED);
-      assertThat(v.getReason()).isEqualTo("declared non-preemptible: needs guaranteed quota");
+      assertThat(v.getReason()).startsWith("borrowing cap of ");
     });
     q.read(QuotaTopics.CHANGES);
     q.read(TopicCatalogue.QUOTA_STATE);

@@ -82,7 +82,7 @@ class QuotaTopologyTest {
     assertThat(g1.getVerdict()).isEqualTo(Verdict.GUARANTEED);
     assertThat(g1.getPreemptible()).isFalse();
     assertThat(g1.getQueue()).isEqualTo("acme/search/ranking/training");
-    assertThat(g1.getPolicyVersion()).isEqualTo("quota-rules-1/test-1");
+    assertThat(g1.getPolicyVersion()).isEqualTo("quota-rules-2/test-1");
     assertThat(g1.getDecidedAt()).isEqualTo(T0);
     assertThat(g1.getTrace()).extracting(t -> t.getRule()).contains("Q2 guaranteed floor");
     QuotaVerdict s1 = vs.get(1);
@@ -282,7 +282,7 @@ class QuotaTopologyTest {
         .contains("quota definition test-2 refused, the previous one stays in force")
         .contains("acme/search: children's floors 9 exceed this node's floor 8");
     assertThat(letters.get(1).getError()).contains("not a quota definition document");
-    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-1/test-1");
+    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-2/test-1");
     assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).extracting(QuotaChange::getNewVersion)
         .containsExactly("test-1");
   }
@@ -302,7 +302,7 @@ class QuotaTopologyTest {
     assertThat(changes.get(1).getNewVersion()).isEqualTo("test-2");
     assertThat(changes.get(1).getSource()).isEqualTo("quota.config by ops");
     assertThat(changes.get(1).getReason()).contains("fleet 32.0 GPUs");
-    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-1/test-2");
+    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-2/test-2");
   }
 
   @Test

@@ -85,8 +85,16 @@ public final class QuotaAdmission {
       }
       d.trace(job.jobId(), "P3 cooldown", "over", "ended " + until);
     }
-    // 5. W4: a job declared non-preemptible never runs on borrowed (preemptible) capacity.
-    if (!job.preemptible()) {
+    // 5. W4: a job declared non-preemptible never runs on borrowed (preemptible) capacity —
+    //    except online inference, which Q3 lets borrow the shared pool above its locked guarantee
+    //    (ADR 0007): its guaranteed replicas are never interrupted, a replica beyond the guarantee
+    //    is pool work, preemptible under the published rules like any borrower.
+    if (!job.preemptible() && job.workloadClass() == WorkloadClass.ONLINE_INFERENCE) {
+      d.trace(job.jobId(), "Q3 online borrows the shared pool", "allowed", "declared"
+          + " non-preemptible, but online inference beyond its locked guarantee borrows the shared"
+          + " pool; the borrowed replica is preemptible (floor reclaim, or a preemptor scoring"
+          + " above the threshold)");
+    } else if (!job.preemptible()) {
       String unblock = demand > queue.guaranteedGpus() + Gpus.EPS
           ? "a floor of at least " + Gpus.fmt(demand) + " for " + queue.path()
               + " (now " + Gpus.fmt(queue.guaranteedGpus()) + "), or resubmitting as preemptible"

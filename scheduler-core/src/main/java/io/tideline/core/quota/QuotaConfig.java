@@ -21,7 +21,7 @@ public record QuotaConfig(
 
   /** The documented defaults. */
   public static final QuotaConfig DEFAULTS =
-      new QuotaConfig(0.70, Duration.ofDays(7), Duration.ofMinutes(30), "quota-rules-1");
+      new QuotaConfig(0.70, Duration.ofDays(7), Duration.ofMinutes(30), "quota-rules-2");
 
   public QuotaConfig {
     if (!(onlineGuaranteeFraction >= 0 && onlineGuaranteeFraction <= 1)) {

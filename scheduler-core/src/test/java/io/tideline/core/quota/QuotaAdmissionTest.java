@@ -38,7 +38,7 @@ class QuotaAdmissionTest {
       assertThat(v.borrowedGpus()).isZero();
       assertThat(v.preemptible()).isFalse();
       assertThat(v.reclaimJobIds()).isEmpty();
-      assertThat(v.policyVersion()).isEqualTo("quota-rules-1/def-7");
+      assertThat(v.policyVersion()).isEqualTo("quota-rules-2/def-7");
       assertThat(v.trace()).extracting(TraceEntry::rule)
           .containsExactly("Q6 lanes", "Q2 guaranteed floor");
       assertThat(v.trace().get(1).detail()).isEqualTo("demand 4, floor 8, used 0, free 8");
@@ -244,6 +244,31 @@ class QuotaAdmissionTest {
       assertThat(v.verdict()).isEqualTo(Verdict.QUEUED);
       assertThat(v.reason()).isEqualTo("declared non-preemptible: needs guaranteed quota");
       assertThat(v.unblockedBy()).isEqualTo("2 GPUs of " + SEARCH_TRAINING + "'s guarantee released");
+    }
+
+    @Test
+    void shouldLetOnlineInferenceBorrowThePoolBeyondItsLockedGuarantee() {
+      // Q3 (ADR 0007): floor 12, cap 8 — a non-preemptible online set of 16 borrows 4 as pool work.
+      AdmissionVerdict v = decide(job("search-api-1").online("search-api").gpus(16).nonPreemptible(),
+          ledger());
+
+      assertThat(v.verdict()).isEqualTo(Verdict.SHARED);
+      assertThat(v.guaranteedGpus()).isEqualTo(12);
+      assertThat(v.borrowedGpus()).isEqualTo(4);
+      assertThat(v.preemptible()).isTrue();
+      assertThat(v.trace()).anySatisfy(t -> {
+        assertThat(t.rule()).isEqualTo("Q3 online borrows the shared pool");
+        assertThat(t.outcome()).isEqualTo("allowed");
+      });
+    }
+
+    @Test
+    void shouldStopOnlineBorrowingAtItsBorrowingCap() {
+      AdmissionVerdict v = decide(job("search-api-1").online("search-api").gpus(21).nonPreemptible(),
+          ledger());
+
+      assertThat(v.verdict()).isEqualTo(Verdict.QUEUED);
+      assertThat(v.reason()).startsWith("borrowing cap of ");
     }
   }
 
