@@ -9,7 +9,6 @@ import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LedgerInput;
 import io.tideline.events.LifecycleType;
-import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
@@ -20,10 +19,10 @@ import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.ReclaimAction;
 import io.tideline.events.ReservationAction;
-import io.tideline.events.SwitchPath;
 import io.tideline.events.Verdict;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.testkit.ClusterNodes;
 import io.tideline.testkit.TopologyDrivers;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -79,14 +78,8 @@ final class ViewDriver implements AutoCloseable {
 
   /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
   void nodes(int count, Instant at) {
-    for (int i = 1; i <= count; i++) {
-      String id = String.format("n%02d", i);
-      send(TopicCatalogue.CLUSTER_INVENTORY, id, NodeInventory.newBuilder().setCluster(CLUSTER)
-          .setNodeId(id).setChange(NodeChange.JOINED).setObservedAt(at).setGpuModel("H100")
-          .setGpuMemoryMiB(81920).setGpuCount(8)
-          .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch("asw" + ((i + 1) / 2))
-              .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
-          .build(), at);
+    for (NodeInventory n : ClusterNodes.joined(CLUSTER, count, at)) {
+      send(TopicCatalogue.CLUSTER_INVENTORY, n.getNodeId(), n, at);
     }
   }
 
