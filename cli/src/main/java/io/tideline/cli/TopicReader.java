@@ -1,20 +1,16 @@
 package io.tideline.cli;
 
-import java.time.Duration;
+import io.tideline.cli.audit.LogReader;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Reads a topic from its beginning to the end offsets seen at the start, by assigning partitions
- * directly: no consumer group, no committed offsets, no side effects on anyone's consumption.
+ * Reads a topic from its beginning to the end offsets seen at the start, through the audit's
+ * {@link LogReader} (partitions assigned directly: no consumer group, no committed offsets, no side
+ * effects on anyone's consumption), and decodes each value, in timestamp order.
  */
 final class TopicReader {
 
@@ -25,48 +21,14 @@ final class TopicReader {
     }
   }
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
   private TopicReader() {}
 
   static List<Entry> readAll(Properties client, String topic, Deserializer<Object> values) {
-    Properties p = new Properties();
-    p.putAll(client);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    p.remove(ConsumerConfig.GROUP_ID_CONFIG);
     List<Entry> out = new ArrayList<>();
-    try (var consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      var infos = consumer.partitionsFor(topic, TIMEOUT);
-      if (infos == null || infos.isEmpty()) {
-        throw new IllegalArgumentException("topic " + topic + " does not exist");
-      }
-      List<TopicPartition> parts = infos.stream()
-          .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-      consumer.assign(parts);
-      consumer.seekToBeginning(parts);
-      Map<TopicPartition, Long> end = consumer.endOffsets(parts, TIMEOUT);
-      long deadline = System.nanoTime() + TIMEOUT.toNanos();
-      while (!reached(consumer, end)) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("could not read " + topic + " to its end within " + TIMEOUT);
-        }
-        for (var r : consumer.poll(Duration.ofMillis(200))) {
-          out.add(decode(r, values));
-        }
-      }
-    }
+    LogReader.read(client, topic, null).values()
+        .forEach(part -> part.forEach(r -> out.add(decode(r, values))));
     out.sort((a, b) -> Long.compare(a.timestamp(), b.timestamp()));
     return out;
-  }
-
-  private static boolean reached(KafkaConsumer<?, ?> c, Map<TopicPartition, Long> end) {
-    for (var e : end.entrySet()) {
-      if (c.position(e.getKey()) < e.getValue()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   static Entry decode(ConsumerRecord<byte[], byte[]> r, Deserializer<Object> values) {

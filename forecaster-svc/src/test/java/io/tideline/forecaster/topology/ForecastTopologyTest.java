@@ -17,7 +17,7 @@ import io.tideline.events.SlotClassMap;
 import io.tideline.events.SlotForecast;
 import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.forecaster.query.ForecastQueries.ForecastView;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -25,9 +25,8 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scenarios of the forecast topology in a {@code TopologyTestDriver}, with explicit event times
@@ -40,17 +39,7 @@ class ForecastTopologyTest {
   static final LocalDate D = LocalDate.parse("2026-11-10");
   static final int IDLE = 30;
 
-  static SchemaRegistryServer registry;
-
-  @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
-  }
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
 
   static Instant at(LocalDate day, String time) {
     return LocalDateTime.of(day, LocalTime.parse(time)).toInstant(ZoneOffset.UTC);

@@ -1,9 +1,10 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.platform.ledger.InputTopic;
 import io.tideline.platform.topics.TopicCatalogue;
 
-/** The ledger's inputs, by topic. The ordinal is part of the {@link Envelope} encoding: append only. */
-public enum Input {
+/** The ledger's inputs, by topic. The ordinal is part of the {@link io.tideline.platform.ledger.Envelope} encoding: append only. */
+public enum Input implements InputTopic {
   INVENTORY(TopicCatalogue.CLUSTER_INVENTORY),
   SUBMITTED(TopicCatalogue.JOBS_SUBMITTED),
   VERDICT(TopicCatalogue.QUOTA_VERDICTS),
@@ -19,18 +20,13 @@ public enum Input {
     this.topic = topic;
   }
 
-  /** The catalogued topic. */
+  @Override
   public String topic() {
     return topic;
   }
 
   /** The input read from {@code topic}, or {@code null}. */
   public static Input of(String topic) {
-    for (Input i : values()) {
-      if (i.topic.equals(topic)) {
-        return i;
-      }
-    }
-    return null;
+    return InputTopic.of(Input.class, topic);
   }
 }

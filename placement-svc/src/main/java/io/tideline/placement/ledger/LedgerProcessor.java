@@ -1,5 +1,8 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.platform.ledger.Envelope;
+import io.tideline.platform.ledger.Out;
+import io.tideline.platform.ledger.TopologyDeadLetters;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
 import io.tideline.events.JobLifecycle;
@@ -46,7 +49,7 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
   private KeyValueStore<String, byte[]> store;
   private Serializer<Object> serializer;
   private Deserializer<Object> deserializer;
-  private DeadLetterWriter letters;
+  private TopologyDeadLetters letters;
   private final Map<String, ClusterLedger> ledgers = new HashMap<>();
 
   LedgerProcessor(LedgerPolicy policy, PlacementTopology.Serdes2 avro, PlacementMeters meters) {
@@ -61,7 +64,7 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
     this.store = context.getStateStore(PlacementTopology.STORE);
     this.serializer = avro.serializer();
     this.deserializer = avro.deserializer();
-    this.letters = new DeadLetterWriter(avro.serializer(), context.applicationId());
+    this.letters = new TopologyDeadLetters(avro.serializer(), context.applicationId());
     // 1. group the store by cluster and kind; 2. rebuild each cluster's ledger and queue
     ledgers.clear();
     Map<String, Map<String, Map<String, byte[]>>> byCluster = new HashMap<>();
@@ -105,7 +108,7 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
   @Override
   public void process(Record<byte[], byte[]> record) {
     String cluster = new String(record.key(), StandardCharsets.UTF_8);
-    Envelope env = Envelope.decode(record.value());
+    Envelope<Input> env = Envelope.decode(Input.class, record.value());
     ClusterLedger ledger = ledgers.computeIfAbsent(cluster, c -> load(c, Map.of()));
     Buffer fx = new Buffer(cluster, record.timestamp());
     try {

@@ -1,9 +1,11 @@
 package io.tideline.placement.ledger;
 
-import io.tideline.events.LedgerInput;
+import io.tideline.platform.ledger.Envelope;
+import io.tideline.platform.ledger.InputLog;
+import io.tideline.platform.ledger.InputTopic;
+import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +46,7 @@ public final class PlacementTopology {
 
   /** Topics the topology reads. */
   public static List<String> inputTopics() {
-    List<String> t = new ArrayList<>();
-    for (Input i : Input.values()) {
-      t.add(i.topic());
-    }
-    return t;
+    return InputTopic.topics(Input.class);
   }
 
   /** Topics the topology writes (they must exist: sinks do not create topics). */
@@ -62,28 +60,6 @@ public final class PlacementTopology {
   }
 
   private PlacementTopology() {}
-
-  /** The intake's envelope as the log's Avro record (through the registry, like every topic). */
-  private static byte[] ledgerInput(Serdes2 avro, Envelope e) {
-    return avro.serializer().serialize(TopicCatalogue.PLACEMENT_LEDGER_INPUTS, LedgerInput
-        .newBuilder().setSourceTopic(e.input().topic()).setSourcePartition(e.partition())
-        .setSourceOffset(e.offset()).setPayload(ByteBuffer.wrap(e.payload())).build());
-  }
-
-  /** A record of the ledger input log back as the envelope the ledger reads. */
-  static Envelope envelope(Serdes2 avro, byte[] bytes) {
-    LedgerInput in = (LedgerInput) avro.deserializer().deserialize(
-        TopicCatalogue.PLACEMENT_LEDGER_INPUTS, bytes);
-    Input input = Input.of(in.getSourceTopic());
-    if (input == null) {
-      throw new IllegalStateException("the ledger input log names an unknown input topic "
-          + in.getSourceTopic());
-    }
-    ByteBuffer payload = in.getPayload().duplicate();
-    byte[] raw = new byte[payload.remaining()];
-    payload.get(raw);
-    return new Envelope(input, in.getSourcePartition(), in.getSourceOffset(), raw);
-  }
 
   /**
    * The registry serializer and deserializer shared by the topology's processors (Apicurio's serdes
@@ -111,20 +87,23 @@ public final class PlacementTopology {
     // 1. intake: decode, dead-letter or re-key to the cluster
     KStream<byte[], Out> intake = b.stream(inputTopics(),
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-        .process(() -> new IntakeProcessor(policy, avro, meters), Named.as("intake"));
+        .process(() -> IntakeRules.intake(policy, avro, meters), Named.as("intake"));
     intake.filter((k, v) -> !LEDGER_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));
     // 2. record every accepted input, keyed by its cluster, on the ledger input log: a retained
     //    topic, the totally ordered input of the decisions (what `tideline audit replay` re-runs)
     intake.filter((k, v) -> LEDGER_INPUT.equals(v.topic()), Named.as("accepted"))
-        .mapValues(o -> ledgerInput(avro, Envelope.decode(o.value())), Named.as("envelopes"))
+        .mapValues(o -> InputLog.write(avro.serializer(), TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
+            Envelope.decode(Input.class, o.value())), Named.as("envelopes"))
         .to(TopicCatalogue.PLACEMENT_LEDGER_INPUTS, Produced.with(Serdes.ByteArray(),
             Serdes.ByteArray()).withName("record-inputs"));
     // 3. one ledger task per cluster key, deciding in the log's order
     b.stream(TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("ledger-log"))
-        .mapValues(bytes -> envelope(avro, bytes).encode(), Named.as("ledger-envelopes"))
+        .mapValues(bytes -> InputLog.read(avro.deserializer(),
+            TopicCatalogue.PLACEMENT_LEDGER_INPUTS, Input.class, bytes).encode(),
+            Named.as("ledger-envelopes"))
         .process(() -> new LedgerProcessor(policy, avro, meters), Named.as("ledger"),
             STORE)
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)

@@ -23,18 +23,15 @@ import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.testkit.ClusterNodes;
+import io.tideline.testkit.TopologyDrivers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -53,8 +50,8 @@ final class LedgerDriver implements AutoCloseable {
   private final TopologyTestDriver driver;
   private final Serializer<Object> ser;
   private final Deserializer<Object> des;
-  private final Map<String, TestInputTopic<byte[], byte[]>> inputs = new java.util.HashMap<>();
-  private final Map<String, TestOutputTopic<byte[], byte[]>> outputs = new java.util.HashMap<>();
+  private final Map<String, TestInputTopic<byte[], byte[]>> inputs;
+  private final Map<String, TestOutputTopic<byte[], byte[]>> outputs;
 
   LedgerDriver(String registryUrl) {
     this(registryUrl, LedgerPolicy.defaults(CLUSTER));
@@ -64,24 +61,9 @@ final class LedgerDriver implements AutoCloseable {
     Map<String, Object> serde = AvroSerdes.serdeConfig(registryUrl, true);
     ser = AvroSerdes.valueSerializer(serde);
     des = AvroSerdes.valueDeserializer(serde);
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "placement-test");
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    try {
-      p.put(StreamsConfig.STATE_DIR_CONFIG,
-          Files.createTempDirectory("placement-ttd").toString());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    driver = new TopologyTestDriver(PlacementTopology.build(policy, serde, meters), p);
-    for (String t : PlacementTopology.inputTopics()) {
-      inputs.put(t, driver.createInputTopic(t, new ByteArraySerializer(),
-          new ByteArraySerializer()));
-    }
-    for (String t : PlacementTopology.outputTopics()) {
-      outputs.put(t, driver.createOutputTopic(t, new ByteArrayDeserializer(),
-          new ByteArrayDeserializer()));
-    }
+    driver = TopologyDrivers.start(PlacementTopology.build(policy, serde, meters), "placement-test");
+    inputs = TopologyDrivers.rawInputs(driver, PlacementTopology.inputTopics());
+    outputs = TopologyDrivers.rawOutputs(driver, PlacementTopology.outputTopics());
   }
 
   // ------------------------------------------------------------------ inputs
@@ -97,14 +79,8 @@ final class LedgerDriver implements AutoCloseable {
 
   /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
   void nodes(int count, Instant at) {
-    for (int i = 1; i <= count; i++) {
-      String id = String.format("n%02d", i);
-      send(TopicCatalogue.CLUSTER_INVENTORY, id, NodeInventory.newBuilder().setCluster(CLUSTER)
-          .setNodeId(id).setChange(NodeChange.JOINED).setObservedAt(at).setGpuModel("H100")
-          .setGpuMemoryMiB(81920).setGpuCount(8)
-          .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch("asw" + ((i + 1) / 2))
-              .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
-          .build(), at);
+    for (NodeInventory n : ClusterNodes.joined(CLUSTER, count, at)) {
+      send(TopicCatalogue.CLUSTER_INVENTORY, n.getNodeId(), n, at);
     }
   }
 

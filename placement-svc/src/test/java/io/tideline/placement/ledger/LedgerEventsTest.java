@@ -12,15 +12,14 @@ import io.tideline.events.NodeFragmentationFigure;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
 import io.tideline.testkit.JobSubmissions;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scenarios of issue #6's remainder through the placement topology (explicit event times, a real
@@ -31,18 +30,8 @@ class LedgerEventsTest {
 
   static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
   static final String H100 = "NVIDIA H100 80GB HBM3";
-  static SchemaRegistryServer registry;
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
   LedgerDriver d;
-
-  @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
-  }
 
   @BeforeEach
   void driver() {

@@ -17,7 +17,7 @@ import io.tideline.events.QueuePosition;
 import io.tideline.events.Verdict;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,11 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The placement flow as scenarios on the real topology ({@code TopologyTestDriver}, real schema
@@ -40,18 +39,8 @@ import org.junit.jupiter.api.Test;
 class PlacementFlowTest {
 
   static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
-  static SchemaRegistryServer registry;
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
   LedgerDriver d;
-
-  @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
-  }
 
   @BeforeEach
   void driver() {

@@ -14,15 +14,14 @@ import io.tideline.events.PreemptionTrigger;
 import io.tideline.events.ReservedGpuHolder;
 import io.tideline.events.RuleTraceEntry;
 import io.tideline.testkit.JobSubmissions;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Placement applying preemption's reclaim decisions (issue #7): at a reservation start placement
@@ -36,18 +35,8 @@ class ReclaimDecisionsTest {
 
   static final Instant T0 = Instant.parse("2026-11-02T14:00:00Z");
   static final Instant START = Instant.parse("2026-11-02T14:15:00Z");
-  static SchemaRegistryServer registry;
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
   LedgerDriver d;
-
-  @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
-  }
 
   @BeforeEach
   void driver() {

@@ -1,12 +1,13 @@
 package io.tideline.preemption.view;
 
+import io.tideline.platform.ledger.InputTopic;
 import io.tideline.platform.topics.TopicCatalogue;
 
 /**
- * What preemption reads, by topic. The ordinal is part of the {@link Envelope} encoding: append
+ * What preemption reads, by topic. The ordinal is part of the {@link io.tideline.platform.ledger.Envelope} encoding: append
  * only.
  */
-public enum Input {
+public enum Input implements InputTopic {
   INVENTORY(TopicCatalogue.CLUSTER_INVENTORY),
   SUBMITTED(TopicCatalogue.JOBS_SUBMITTED),
   VERDICT(TopicCatalogue.QUOTA_VERDICTS),
@@ -24,18 +25,13 @@ public enum Input {
     this.topic = topic;
   }
 
-  /** The catalogued topic. */
+  @Override
   public String topic() {
     return topic;
   }
 
   /** The input read from {@code topic}, or {@code null}. */
   public static Input of(String topic) {
-    for (Input i : values()) {
-      if (i.topic.equals(topic)) {
-        return i;
-      }
-    }
-    return null;
+    return InputTopic.of(Input.class, topic);
   }
 }

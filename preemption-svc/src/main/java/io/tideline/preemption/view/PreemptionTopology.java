@@ -1,9 +1,11 @@
 package io.tideline.preemption.view;
 
-import io.tideline.events.LedgerInput;
+import io.tideline.platform.ledger.Envelope;
+import io.tideline.platform.ledger.InputLog;
+import io.tideline.platform.ledger.InputTopic;
+import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,11 +56,7 @@ public final class PreemptionTopology {
 
   /** Topics the topology reads. */
   public static List<String> inputTopics() {
-    List<String> t = new ArrayList<>();
-    for (Input i : Input.values()) {
-      t.add(i.topic());
-    }
-    return t;
+    return InputTopic.topics(Input.class);
   }
 
   /** Topics the topology writes (they must exist: sinks do not create topics). */
@@ -67,32 +65,6 @@ public final class PreemptionTopology {
         TopicCatalogue.PREEMPTION_INPUTS));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
-  }
-
-  /** The intake's envelope as the log's Avro record (through the registry, like every topic). */
-  private static byte[] logged(Avro avro, Envelope e) {
-    return avro.serializer().serialize(TopicCatalogue.PREEMPTION_INPUTS, LedgerInput.newBuilder()
-        .setSourceTopic(e.input().topic()).setSourcePartition(e.partition())
-        .setSourceOffset(e.offset()).setPayload(ByteBuffer.wrap(e.payload())).build());
-  }
-
-  /**
-   * A record of the input log back as the envelope the view reads. Only the intake writes the
-   * log, in the same transaction: a record that does not decode is a bug or hand-written, and
-   * stops the view rather than being skipped (it would change every later decision).
-   */
-  static Envelope envelope(Avro avro, byte[] bytes) {
-    LedgerInput in = (LedgerInput) avro.deserializer().deserialize(
-        TopicCatalogue.PREEMPTION_INPUTS, bytes);
-    Input input = Input.of(in.getSourceTopic());
-    if (input == null) {
-      throw new IllegalStateException("the preemption input log names an unknown input topic "
-          + in.getSourceTopic());
-    }
-    ByteBuffer payload = in.getPayload().duplicate();
-    byte[] raw = new byte[payload.remaining()];
-    payload.get(raw);
-    return new Envelope(input, in.getSourcePartition(), in.getSourceOffset(), raw);
   }
 
   /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
@@ -111,21 +83,23 @@ public final class PreemptionTopology {
     // 1. intake: decode, dead-letter or re-key to the cluster
     KStream<byte[], Out> intake = b.stream(inputTopics(),
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-        .process(() -> new IntakeProcessor(policy, avro), Named.as("intake"));
+        .process(() -> IntakeRules.intake(policy, avro), Named.as("intake"));
     intake.filter((k, v) -> !VIEW_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));
     // 2. record every accepted input, keyed by its cluster, on the input log: a retained topic,
     //    the totally ordered input of the decisions (what `tideline audit replay` re-runs)
     intake.filter((k, v) -> VIEW_INPUT.equals(v.topic()), Named.as("accepted"))
-        .mapValues(o -> logged(avro, Envelope.decode(o.value())), Named.as("envelopes"))
+        .mapValues(o -> InputLog.write(avro.serializer(), TopicCatalogue.PREEMPTION_INPUTS,
+            Envelope.decode(Input.class, o.value())), Named.as("envelopes"))
         .to(TopicCatalogue.PREEMPTION_INPUTS, Produced.with(Serdes.ByteArray(),
             Serdes.ByteArray()).withName("record-inputs"));
     // 3. one view task per cluster key, deciding in the log's order; its decisions and
     //    processing dead letters
     b.stream(TopicCatalogue.PREEMPTION_INPUTS,
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("view-log"))
-        .mapValues(bytes -> envelope(avro, bytes).encode(), Named.as("view-envelopes"))
+        .mapValues(bytes -> InputLog.read(avro.deserializer(), TopicCatalogue.PREEMPTION_INPUTS,
+            Input.class, bytes).encode(), Named.as("view-envelopes"))
         .process(() -> new ViewProcessor(policy, avro), Named.as("view"), VIEW_STORE,
             DECISION_STORE)
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)

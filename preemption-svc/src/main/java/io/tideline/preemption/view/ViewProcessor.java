@@ -1,5 +1,8 @@
 package io.tideline.preemption.view;
 
+import io.tideline.platform.ledger.Envelope;
+import io.tideline.platform.ledger.Out;
+import io.tideline.platform.ledger.TopologyDeadLetters;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
 import io.tideline.events.JobLifecycle;
@@ -99,7 +102,7 @@ final class ViewProcessor implements Processor<byte[], byte[], byte[], Out> {
   @Override
   public void process(Record<byte[], byte[]> record) {
     String cluster = new String(record.key(), StandardCharsets.UTF_8);
-    Envelope env = Envelope.decode(record.value());
+    Envelope<Input> env = Envelope.decode(Input.class, record.value());
     ClusterView view = views.computeIfAbsent(cluster, c -> load(c, Map.of()));
     Buffer fx = new Buffer(cluster, record.timestamp());
     try {
@@ -121,8 +124,8 @@ final class ViewProcessor implements Processor<byte[], byte[], byte[], Out> {
       LOG.warnf(e, "cluster %s: %s record %d@%d refused", cluster, env.input().topic(),
           env.partition(), env.offset());
       views.put(cluster, load(cluster, entriesOf(cluster)));
-      context.forward(new Record<>(record.key(), IntakeProcessor.letter(serializer,
-          context.applicationId(), env.input().topic(), env.partition(), env.offset(), null,
+      context.forward(new Record<>(record.key(), new TopologyDeadLetters(serializer,
+          context.applicationId()).letter(env.input().topic(), env.partition(), env.offset(), null,
           env.payload(), "PROCESSING", String.valueOf(e.getMessage()), record.timestamp()),
           record.timestamp()));
       return;

@@ -18,7 +18,7 @@ import io.tideline.events.SwitchPath;
 import io.tideline.events.Verdict;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.testkit.JobSubmissions;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,9 +27,9 @@ import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A view rebuilt from its store entries (what a restarted task restores from the changelog)
@@ -39,21 +39,15 @@ class ClusterViewRestoreTest {
 
   static final Instant T11 = Instant.parse("2026-11-02T11:00:00Z");
   static final Instant T14 = Instant.parse("2026-11-02T14:00:00Z");
-  static SchemaRegistryServer registry;
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
   static Serializer<Object> ser;
   static Deserializer<Object> des;
 
   @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
+  static void serdes() {
     Map<String, Object> serde = AvroSerdes.serdeConfig(registry.url(), true);
     ser = AvroSerdes.valueSerializer(serde);
     des = AvroSerdes.valueDeserializer(serde);
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
   }
 
   /** The store as a map (kind → id → bytes) and the decisions emitted. */

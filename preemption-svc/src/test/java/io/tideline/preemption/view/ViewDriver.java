@@ -9,7 +9,6 @@ import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LedgerInput;
 import io.tideline.events.LifecycleType;
-import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
@@ -20,25 +19,18 @@ import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.ReclaimAction;
 import io.tideline.events.ReservationAction;
-import io.tideline.events.SwitchPath;
 import io.tideline.events.Verdict;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.tideline.testkit.ClusterNodes;
+import io.tideline.testkit.TopologyDrivers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -56,8 +48,8 @@ final class ViewDriver implements AutoCloseable {
   private final TopologyTestDriver driver;
   private final Serializer<Object> ser;
   private final Deserializer<Object> des;
-  private final Map<String, TestInputTopic<byte[], byte[]>> inputs = new HashMap<>();
-  private final Map<String, TestOutputTopic<byte[], byte[]>> outputs = new HashMap<>();
+  private final Map<String, TestInputTopic<byte[], byte[]>> inputs;
+  private final Map<String, TestOutputTopic<byte[], byte[]>> outputs;
   private long ledgerVersion;
 
   ViewDriver(String registryUrl) {
@@ -68,23 +60,9 @@ final class ViewDriver implements AutoCloseable {
     Map<String, Object> serde = AvroSerdes.serdeConfig(registryUrl, true);
     ser = AvroSerdes.valueSerializer(serde);
     des = AvroSerdes.valueDeserializer(serde);
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "preemption-test");
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    try {
-      p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("preemption-ttd").toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    driver = new TopologyTestDriver(PreemptionTopology.build(policy, serde), p);
-    for (String t : PreemptionTopology.inputTopics()) {
-      inputs.put(t, driver.createInputTopic(t, new ByteArraySerializer(),
-          new ByteArraySerializer()));
-    }
-    for (String t : PreemptionTopology.outputTopics()) {
-      outputs.put(t, driver.createOutputTopic(t, new ByteArrayDeserializer(),
-          new ByteArrayDeserializer()));
-    }
+    driver = TopologyDrivers.start(PreemptionTopology.build(policy, serde), "preemption-test");
+    inputs = TopologyDrivers.rawInputs(driver, PreemptionTopology.inputTopics());
+    outputs = TopologyDrivers.rawOutputs(driver, PreemptionTopology.outputTopics());
   }
 
   // ------------------------------------------------------------------ inputs
@@ -100,14 +78,8 @@ final class ViewDriver implements AutoCloseable {
 
   /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
   void nodes(int count, Instant at) {
-    for (int i = 1; i <= count; i++) {
-      String id = String.format("n%02d", i);
-      send(TopicCatalogue.CLUSTER_INVENTORY, id, NodeInventory.newBuilder().setCluster(CLUSTER)
-          .setNodeId(id).setChange(NodeChange.JOINED).setObservedAt(at).setGpuModel("H100")
-          .setGpuMemoryMiB(81920).setGpuCount(8)
-          .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch("asw" + ((i + 1) / 2))
-              .setAggregationSwitch("psw1").setCoreSwitch("dsw1").build())
-          .build(), at);
+    for (NodeInventory n : ClusterNodes.joined(CLUSTER, count, at)) {
+      send(TopicCatalogue.CLUSTER_INVENTORY, n.getNodeId(), n, at);
     }
   }
 

@@ -10,14 +10,13 @@ import io.tideline.events.QuotaVerdict;
 import io.tideline.events.Verdict;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Q5 applied, through the topology: the search inference queue serves {@code search-api}; its
@@ -44,18 +43,8 @@ class OnlineFloorTopologyTest {
            lendLimitGpus: 0}
       """;
 
-  static SchemaRegistryServer registry;
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
   QuotaScenario q;
-
-  @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
-  }
 
   @BeforeEach
   void driver() {

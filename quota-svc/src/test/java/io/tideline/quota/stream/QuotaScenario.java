@@ -14,20 +14,17 @@ import io.tideline.events.SlotForecast;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.quota.config.QuotaPolicy;
+import io.tideline.testkit.TopologyDrivers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -68,28 +65,19 @@ final class QuotaScenario implements AutoCloseable {
   private final Map<String, Object> serde;
   private final Serializer<SpecificRecord> avro;
   private final Deserializer<Object> reader;
-  private final Path stateDir;
 
   QuotaScenario(String registryUrl) {
     this(registryUrl, DEFINITION);
   }
 
   QuotaScenario(String registryUrl, String bootstrap) {
-    try {
-      stateDir = Files.createTempDirectory("quota-ttd-");
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
     serde = AvroSerdes.serdeConfig(registryUrl, true);
     avro = AvroSerdes.valueSerializer(serde);
     reader = AvroSerdes.valueDeserializer(serde);
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-svc-test");
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     QuotaPolicy policy = QuotaPolicy.defaults(CLUSTER,
         new QuotaPolicy.BootstrapDefinition("file:test-definition", bootstrap));
-    driver = new TopologyTestDriver(QuotaTopology.build(policy, serde, QuotaListener.NONE), p);
+    driver = TopologyDrivers.start(QuotaTopology.build(policy, serde, QuotaListener.NONE),
+        "quota-svc-test");
   }
 
   // ------------------------------------------------------------------ inputs

@@ -17,17 +17,16 @@ import io.tideline.events.SlotClass;
 import io.tideline.events.Verdict;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
-import io.tideline.testkit.SchemaRegistryServer;
+import io.tideline.testkit.RegistryFixture;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scenarios of the quota topology with explicit event times, against a real schema registry. The
@@ -37,18 +36,8 @@ import org.junit.jupiter.api.Test;
 class QuotaTopologyTest {
 
   static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
-  static SchemaRegistryServer registry;
+  @RegisterExtension static final RegistryFixture registry = new RegistryFixture();
   QuotaScenario q;
-
-  @BeforeAll
-  static void startRegistry() {
-    registry = SchemaRegistryServer.start();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    registry.close();
-  }
 
   @BeforeEach
   void driver() {
