@@ -742,17 +742,6 @@ public final class KafkaTwin implements AutoCloseable {
         nightN++;
       }
     }
-    double sum = 0;
-    double sq = 0;
-    int n = 0;
-    for (Map.Entry<String, Double> e : tenantDemanded.entrySet()) {
-      if (e.getValue() > 0) {
-        double x = tenantReceived.getOrDefault(e.getKey(), 0.0) / e.getValue();
-        sum += x;
-        sq += x * x;
-        n++;
-      }
-    }
     double useful = usefulGpuSeconds / SECONDS_PER_HOUR;
     return new SimResult("tideline (through Kafka)",
         Stats.median(onlineWaits), Stats.quantile(onlineWaits, 0.95),
@@ -767,7 +756,7 @@ public final class KafkaTwin implements AutoCloseable {
         offlinePlacements == 0 ? 0 : crossDomainPlacements / (double) offlinePlacements,
         Double.NaN,
         Stats.quantile(jcts, 0.5), Stats.quantile(jcts, 0.99),
-        n == 0 || sq == 0 ? 0 : sum * sum / (n * sq),
+        Stats.jainFairness(tenantDemanded, tenantReceived),
         useful, evictions, preemptionDecisions.size(), migrations, reservations, submitted,
         completed, scaleUps, timeline);
   }

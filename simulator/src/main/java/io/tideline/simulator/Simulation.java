@@ -1131,18 +1131,7 @@ public final class Simulation {
         ineffective++;
       }
     }
-    // 3. fairness: Jain's index of received ÷ demanded GPU-hours per tenant
-    double sum = 0;
-    double sq = 0;
-    int n = 0;
-    for (Map.Entry<String, Double> e : tenantDemanded.entrySet()) {
-      if (e.getValue() > 0) {
-        double x = tenantReceived.getOrDefault(e.getKey(), 0.0) / e.getValue();
-        sum += x;
-        sq += x * x;
-        n++;
-      }
-    }
+    // 3. fairness across tenants: Stats.jainFairness, in the result
     double useful = usefulGpuSeconds / SECONDS_PER_HOUR;
     return new SimResult(policy.name(),
         Stats.median(onlineWaits),
@@ -1160,7 +1149,7 @@ public final class Simulation {
         useful == 0 ? 0 : scenario.fleetCost() / useful,
         Stats.quantile(jcts, 0.5),
         Stats.quantile(jcts, 0.99),
-        n == 0 || sq == 0 ? 0 : sum * sum / (n * sq),
+        Stats.jainFairness(tenantDemanded, tenantReceived),
         useful,
         evictionLog.size(),
         preemptionRecords.size(),
