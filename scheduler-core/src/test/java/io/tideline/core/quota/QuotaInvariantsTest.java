@@ -93,7 +93,9 @@ class QuotaInvariantsTest {
   void aJobInCooldownRunsOnlyOnGuaranteedQuota(@ForAll("events") List<Op> ops) {
     simulate(ops, (sim) -> {
       for (AdmissionVerdict v : sim.lastAdmitted) {
-        Instant preempted = sim.preemptedAt.get(v.jobId());
+        // the preemption known when the verdict was made: a job admitted and then reclaimed by a
+        // later verdict of the same pass was not in its cooldown when it was admitted
+        Instant preempted = sim.preemptedBeforeVerdict.get(v);
         if (preempted != null && v.decidedAt().isBefore(preempted.plus(Duration.ofMinutes(30)))) {
           assertThat(v.verdict()).as("%s admitted inside its cooldown", v.jobId())
               .isEqualTo(Verdict.GUARANTEED);
@@ -117,6 +119,8 @@ class QuotaInvariantsTest {
     final TreeMap<String, JobRequest> running = new TreeMap<>();
     final Map<String, Instant> preemptedAt = new TreeMap<>();
     List<AdmissionVerdict> lastAdmitted = List.of();
+    /** Per admitting verdict (by identity), the job's last preemption known when it was made. */
+    final Map<AdmissionVerdict, Instant> preemptedBeforeVerdict = new java.util.IdentityHashMap<>();
   }
 
   void simulate(List<Op> ops, Check check) {
@@ -153,8 +157,10 @@ class QuotaInvariantsTest {
   /** Runs admission passes until no reclaimed borrower is left to requeue. */
   void settle(Sim sim, Instant now) {
     List<AdmissionVerdict> admitted = new ArrayList<>();
+    sim.preemptedBeforeVerdict.clear();
     boolean reclaimed = true;
     while (reclaimed) {
+      Map<String, Instant> known = new TreeMap<>(sim.preemptedAt);
       AdmissionPass.Result r = pass.run(sim.waiting, def, sim.ledger, now);
       sim.ledger = r.ledger();
       Map<String, WaitingJob> byId = new TreeMap<>();
@@ -170,6 +176,9 @@ class QuotaInvariantsTest {
           }
           sim.running.put(v.jobId(), byId.get(v.jobId()).job());
           admitted.add(v);
+          if (known.containsKey(v.jobId())) {
+            sim.preemptedBeforeVerdict.put(v, known.get(v.jobId()));
+          }
         } else if (v.verdict() == Verdict.QUEUED) {
           still.add(byId.get(v.jobId()));
         }
