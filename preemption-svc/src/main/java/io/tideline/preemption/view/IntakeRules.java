@@ -9,15 +9,16 @@ import io.tideline.events.PlacementDecision;
 import io.tideline.events.PreemptionRequest;
 import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
+import io.tideline.platform.intake.EventChecks;
 import io.tideline.platform.ledger.SingleWriterIntake;
 import org.jboss.logging.Logger;
 
 /**
- * What the view requires of its inputs: the type each input topic must carry, the checks that
- * keep a record from failing the view later, and the cluster each event belongs to (the default
- * cluster when an event names none). The intake itself (decode, dead-letter with the reason or
- * forward re-keyed to the cluster) is the platform's {@link SingleWriterIntake}, shared with
- * placement's ledger.
+ * What the view requires of its inputs: the type each input topic must carry. The event checks
+ * that keep a record from failing it later, and the cluster each event belongs to (the default
+ * cluster when an event names none), are the platform's {@link EventChecks}, shared by every
+ * single writer. The intake itself (decode, dead-letter with the reason or forward re-keyed to
+ * the cluster) is the platform's {@link SingleWriterIntake}, shared with placement's ledger.
  */
 final class IntakeRules implements SingleWriterIntake.Rules<Input> {
 
@@ -52,65 +53,11 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
       case REQUEST -> PreemptionRequest.class;
       case RECLAIM -> QuotaReclaim.class;
     };
-    if (!expected.isInstance(event)) {
-      return "expected a " + expected.getSimpleName() + ", got "
-          + (event == null ? "null" : event.getClass().getName());
-    }
-    if (event instanceof NodeInventory n) {
-      if (n.getGpuCount() <= 0) {
-        return "node " + n.getNodeId() + ": gpuCount must be positive, got " + n.getGpuCount();
-      }
-      if (n.getNodeId().isBlank()) {
-        return "node id is blank";
-      }
-    } else if (event instanceof CapacityReservation c) {
-      if (!(c.getGpus() >= 0) || c.getGpus() > 1_000_000) {
-        return "reservation " + c.getReservationId() + ": gpus must be in [0, 1e6], got "
-            + c.getGpus();
-      }
-      if (c.getValidUntil().isBefore(c.getValidFrom())) {
-        return "reservation " + c.getReservationId() + ": validUntil is before validFrom";
-      }
-    } else if (event instanceof PreemptionRequest r) {
-      if (r.getRequestId().isBlank() || r.getPreemptorJobId().isBlank()) {
-        return "preemption request without a request id or preemptor job id";
-      }
-      if (r.getLedgerVersion() < 0) {
-        return "request " + r.getRequestId() + ": ledgerVersion must not be negative, got "
-            + r.getLedgerVersion();
-      }
-      if (r.getShape() == null || r.getShape().getGpuCount() <= 0) {
-        return "request " + r.getRequestId() + ": the shape needs at least one GPU";
-      }
-    } else if (event instanceof PlacementDecision d) {
-      for (var a : d.getAssignments()) {
-        if (!(a.getShare() > 0) || a.getShare() > 1 || a.getGpuIndex() < 0) {
-          return "decision " + d.getDecisionId() + ": assignment " + a.getNodeId() + "/"
-              + a.getGpuIndex() + " with share " + a.getShare() + " outside (0, 1]";
-        }
-      }
-    } else if (event instanceof QuotaReclaim q) {
-      if (q.getCurrentGpus() < 0 || q.getRecommendedGpus() < 0) {
-        return "reclaim of " + q.getJobId() + ": GPU counts must not be negative";
-      }
-    }
-    return null;
+    return EventChecks.problem(expected, event);
   }
 
   @Override
   public String clusterOf(Object event) {
-    String c = null;
-    if (event instanceof NodeInventory n) {
-      c = n.getCluster();
-    } else if (event instanceof JobLifecycle l) {
-      c = l.getCluster();
-    } else if (event instanceof ClockTick t) {
-      c = t.getCluster();
-    } else if (event instanceof PlacementDecision d) {
-      c = d.getCluster();
-    } else if (event instanceof PreemptionRequest r) {
-      c = r.getCluster();
-    }
-    return c == null || c.isBlank() ? policy.defaultCluster() : c;
+    return EventChecks.clusterOf(event, policy.defaultCluster());
   }
 }
