@@ -38,7 +38,35 @@ public final class Contracts {
       QuotaChange.class,
       QuotaReclaim.class,
       FragmentationReport.class,
-      LedgerInput.class);
+      LedgerInput.class,
+      LedgerChange.class);
+
+  /**
+   * Every record a service keeps as a state-store value (ADR 0008: typed persisted state). They
+   * are contracts too: a restore reads what an older version wrote, so the same compatibility
+   * check covers them.
+   */
+  public static final List<Class<? extends SpecificRecord>> STATE_RECORDS = List.of(
+      io.tideline.state.StoredJob.class,
+      io.tideline.state.StoredNode.class,
+      io.tideline.state.StoredAdmission.class,
+      io.tideline.state.StoredFacts.class,
+      io.tideline.state.StoredBinding.class,
+      io.tideline.state.StoredPending.class,
+      io.tideline.state.StoredQueueMark.class,
+      io.tideline.state.StoredSlotWindow.class,
+      io.tideline.state.StoredEvicting.class,
+      io.tideline.state.PlacementMetaState.class,
+      io.tideline.state.StoredInboxEntry.class,
+      LedgerHold.class,
+      LedgerReservation.class);
+
+  /** Topic and state records: everything the compatibility check walks. */
+  public static List<Class<? extends SpecificRecord>> all() {
+    List<Class<? extends SpecificRecord>> out = new java.util.ArrayList<>(TOPIC_RECORDS);
+    out.addAll(STATE_RECORDS);
+    return out;
+  }
 
   private Contracts() {}
 
