@@ -18,7 +18,7 @@ import io.tideline.events.PreemptionOutcome;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SwitchPath;
 import io.tideline.events.WorkloadClass;
-import io.tideline.placement.ledger.LedgerPolicy;
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.serde.AvroSerdes;
@@ -110,7 +110,7 @@ class AuditReplayTest {
     // 1. the three ledgers, live, as the services run them
     live.add(start("quota", QuotaTopology.build(QuotaPolicy.defaults(CLUSTER,
         ReplayTargets.definition(ReplayTargets.DEFAULT_QUOTA_DEFINITION)), serde, QuotaListener.NONE)));
-    live.add(start("placement", PlacementTopology.build(LedgerPolicy.defaults(CLUSTER), serde,
+    live.add(start("placement", PlacementTopology.build(PlacementPolicy.defaults(CLUSTER), serde,
         new PlacementMeters(new SimpleMeterRegistry()))));
     live.add(start("preemption", PreemptionTopology.build(PreemptionPolicy.defaults(CLUSTER),
         serde)));
@@ -178,7 +178,7 @@ class AuditReplayTest {
             + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
         .containsPattern("preemption +\\d+ input\\(s\\) replayed to rebuild state, [1-9]\\d* in the window; "
             + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
-        .contains("policy recorded [placement-1], replayed [placement-1]")
+        .contains("policy recorded [placement-2], replayed [placement-2]")
         .contains("policy recorded [preemption-v1], replayed [preemption-v1]")
         .doesNotContain("ACROSS A CONFIG CHANGE");
     assertThat(Files.readString(report)).contains("\"mismatches\" : [ ]");
@@ -206,10 +206,7 @@ class AuditReplayTest {
   @Test
   @Order(3)
   void shouldSayWhenTheReplayRunsOtherRulesThanTheRecordedOnes() {
-    LedgerPolicy d = LedgerPolicy.defaults(CLUSTER);
-    LedgerPolicy changed = new LedgerPolicy(CLUSTER, "placement-2", d.placement(),
-        d.maxFailuresPerLane(), d.defrag(), d.activeDefragInterval(), d.defaultSlotClass(),
-        d.evictionGraceSeconds());
+    PlacementPolicy changed = PlacementPolicy.defaults(CLUSTER).withPolicyVersion("placement-9");
     ReplayTarget target = new ReplayTarget("placement", TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
         List.of(TopicCatalogue.PLACEMENT_DECISIONS),
         s -> PlacementTopology.build(changed, s, new PlacementMeters(new SimpleMeterRegistry())));
@@ -218,10 +215,10 @@ class AuditReplayTest {
         target, CLUSTER, new Replay.Window(FROM, TO));
 
     assertThat(r.acrossConfigChange()).isTrue();
-    assertThat(r.recordedPolicies()).containsOnlyKeys("placement-1");
-    assertThat(r.replayedPolicies()).containsOnlyKeys("placement-2");
+    assertThat(r.recordedPolicies()).containsOnlyKeys("placement-2");
+    assertThat(r.replayedPolicies()).containsOnlyKeys("placement-9");
     assertThat(r.mismatches()).isNotEmpty().allSatisfy(m -> assertThat(m.differences())
-        .anyMatch(x -> x.startsWith("policyVersion: recorded placement-1, recomputed placement-2")));
+        .anyMatch(x -> x.startsWith("policyVersion: recorded placement-2, recomputed placement-9")));
   }
 
   @Test

@@ -1,25 +1,26 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementEffect;
+import io.tideline.core.scheduling.PlacementPolicy;
+import io.tideline.core.scheduling.PlacementState;
+import io.tideline.events.LedgerInput;
+import io.tideline.platform.kernel.HostRecord;
+import io.tideline.platform.kernel.InboxStore;
+import io.tideline.platform.kernel.PlacementHost;
+import io.tideline.platform.kernel.StoreCodec;
+import io.tideline.platform.kernel.StoreOp;
 import io.tideline.platform.ledger.Envelope;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.ledger.TopologyDeadLetters;
-import io.tideline.events.CapacityReservation;
-import io.tideline.events.ClockTick;
-import io.tideline.events.JobLifecycle;
-import io.tideline.events.JobSubmitted;
-import io.tideline.events.NodeInventory;
-import io.tideline.events.PreemptionDecision;
-import io.tideline.events.QuotaVerdict;
-import io.tideline.events.SlotForecast;
+import io.tideline.state.StoredInboxEntry;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -29,33 +30,35 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
 
 /**
- * Second stage: the single writer of each cluster's ledger. Records arrive keyed by cluster, so one
- * task owns a cluster and sees its inputs in one order. For each record the {@link ClusterLedger}'s
- * outputs and store writes are buffered and released only when it is done: a record either
- * changes the ledger and produces its decisions completely, or — when it fails — changes nothing,
- * is dead-lettered with the reason, and the cluster's memory is reloaded from the store. With
- * {@code exactly_once_v2} the store's changelog, the outputs and the input offsets commit in one
- * transaction, so a crash can neither lose a decision nor apply one twice, and {@link #init}
- * rebuilds exactly the committed ledger.
+ * Second stage: the single writer of each cluster's ledger — an adapter around the placement
+ * kernel ({@link PlacementHost}). Records arrive keyed by cluster, so one task owns a cluster and
+ * offers its inputs in the input log's order. For each record: decode, step, then write the
+ * step's store entries (typed records, {@code cluster|table|id}) and forward its records; a record
+ * whose step fails changes nothing (the state is immutable: the previous one stays) and is
+ * dead-lettered with the reason. With {@code exactly_once_v2} the store's changelog, the outputs
+ * and the input offsets commit together, and {@link #init} restores exactly the committed state.
  */
 final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
 
   private static final Logger LOG = Logger.getLogger(LedgerProcessor.class);
 
-  private final LedgerPolicy policy;
+  private final PlacementPolicy policy;
   private final PlacementTopology.Serdes2 avro;
   private final PlacementMeters meters;
+  private final PlacementHost host;
   private ProcessorContext<byte[], Out> context;
   private KeyValueStore<String, byte[]> store;
   private Serializer<Object> serializer;
   private Deserializer<Object> deserializer;
   private TopologyDeadLetters letters;
-  private final Map<String, ClusterLedger> ledgers = new HashMap<>();
+  private final Map<String, PlacementState> states = new HashMap<>();
 
-  LedgerProcessor(LedgerPolicy policy, PlacementTopology.Serdes2 avro, PlacementMeters meters) {
+  LedgerProcessor(PlacementPolicy policy, PlacementTopology.Serdes2 avro,
+      PlacementMeters meters) {
     this.policy = policy;
     this.avro = avro;
     this.meters = meters;
+    this.host = new PlacementHost(policy);
   }
 
   @Override
@@ -64,113 +67,104 @@ final class LedgerProcessor implements Processor<byte[], byte[], byte[], Out> {
     this.store = context.getStateStore(PlacementTopology.STORE);
     this.serializer = avro.serializer();
     this.deserializer = avro.deserializer();
-    this.letters = new TopologyDeadLetters(avro.serializer(), context.applicationId());
-    // 1. group the store by cluster and kind; 2. rebuild each cluster's ledger and queue
-    ledgers.clear();
-    Map<String, Map<String, Map<String, byte[]>>> byCluster = new HashMap<>();
+    this.letters = new TopologyDeadLetters(serializer, context.applicationId());
+    states.clear();
+    Map<String, Map<String, Map<String, SpecificRecord>>> byCluster = new HashMap<>();
     try (KeyValueIterator<String, byte[]> it = store.all()) {
       while (it.hasNext()) {
         KeyValue<String, byte[]> kv = it.next();
-        int a = kv.key.indexOf('|');
-        int b = kv.key.indexOf('|', a + 1);
-        byCluster.computeIfAbsent(kv.key.substring(0, a), c -> new HashMap<>())
-            .computeIfAbsent(kv.key.substring(a + 1, b), k -> new HashMap<>())
-            .put(kv.key.substring(b + 1), kv.value);
+        Key k = Key.parse(kv.key);
+        byCluster.computeIfAbsent(k.cluster, c -> new HashMap<>())
+            .computeIfAbsent(k.table, t -> new HashMap<>()).put(k.id, decode(k.table, kv.value));
       }
     }
-    byCluster.forEach((cluster, entries) -> ledgers.put(cluster, load(cluster, entries)));
+    byCluster.forEach((cluster, tables) -> states.put(cluster,
+        host.restore(tables, (topic, bytes) -> (SpecificRecord) deserializer.deserialize(topic,
+            bytes))));
     if (!byCluster.isEmpty()) {
       LOG.infof("restored the ledgers of %s from the store", byCluster.keySet());
     }
   }
 
-  private ClusterLedger load(String cluster, Map<String, Map<String, byte[]>> entries) {
-    ClusterLedger l = new ClusterLedger(cluster, policy, meters, deserializer);
-    l.restore(entries);
-    return l;
+  private static SpecificRecord decode(String table, byte[] bytes) {
+    Class<? extends SpecificRecord> type = PlacementHost.STORE_TYPES.get(table);
+    if (type == null) {
+      throw new IllegalStateException("unknown store table " + table);
+    }
+    return StoreCodec.decode(type, bytes);
   }
 
-  private Map<String, Map<String, byte[]>> entriesOf(String cluster) {
-    Map<String, Map<String, byte[]>> entries = new HashMap<>();
-    try (KeyValueIterator<String, byte[]> it = store.prefixScan(cluster + "|",
-        new org.apache.kafka.common.serialization.StringSerializer())) {
-      while (it.hasNext()) {
-        KeyValue<String, byte[]> kv = it.next();
-        int a = kv.key.indexOf('|');
-        int b = kv.key.indexOf('|', a + 1);
-        entries.computeIfAbsent(kv.key.substring(a + 1, b), k -> new HashMap<>())
-            .put(kv.key.substring(b + 1), kv.value);
-      }
+  /** A store key {@code cluster|table|id} (cluster and table never contain '|'; ids may). */
+  private record Key(String cluster, String table, String id) {
+    static Key parse(String key) {
+      int a = key.indexOf('|');
+      int b = key.indexOf('|', a + 1);
+      return new Key(key.substring(0, a), key.substring(a + 1, b), key.substring(b + 1));
     }
-    return entries;
+
+    String text() {
+      return cluster + "|" + table + "|" + id;
+    }
   }
 
   @Override
   public void process(Record<byte[], byte[]> record) {
     String cluster = new String(record.key(), StandardCharsets.UTF_8);
     Envelope<Input> env = Envelope.decode(Input.class, record.value());
-    ClusterLedger ledger = ledgers.computeIfAbsent(cluster, c -> load(c, Map.of()));
-    Buffer fx = new Buffer(cluster, record.timestamp());
+    PlacementState state = states.getOrDefault(cluster, PlacementState.empty());
+    String topic = env.input().topic();
+    LedgerInput arrived = LedgerInput.newBuilder().setSourceTopic(topic)
+        .setSourcePartition(env.partition()).setSourceOffset(env.offset())
+        .setPayload(ByteBuffer.wrap(env.payload())).build();
+    PlacementHost.Result r;
     try {
-      Object event = deserializer.deserialize(env.input().topic(), env.payload());
-      switch (env.input()) {
-        case INVENTORY -> ledger.onInventory(fx, env.payload(), (NodeInventory) event);
-        case SUBMITTED -> ledger.onSubmitted(fx, env.payload(), (JobSubmitted) event);
-        case VERDICT -> ledger.onVerdict(fx, env.payload(), (QuotaVerdict) event);
-        case LIFECYCLE -> ledger.onLifecycle(fx, (JobLifecycle) event);
-        case RESERVATION -> ledger.onReservation(fx, (CapacityReservation) event);
-        case CLOCK -> ledger.onClock(fx, (ClockTick) event);
-        case FORECAST -> ledger.onForecast(fx, (SlotForecast) event);
-        case PREEMPTION_DECISION -> ledger.onPreemptionDecision(fx, (PreemptionDecision) event);
-      }
+      SpecificRecord event = (SpecificRecord) deserializer.deserialize(topic, env.payload());
+      r = host.offer(state.meta().now(), state, topic, event, arrived);
     } catch (RuntimeException e) {
-      // nothing of this record reached the store or a topic: reload memory from the store
-      LOG.warnf(e, "cluster %s: %s record %d@%d refused", cluster, env.input().topic(),
-          env.partition(), env.offset());
-      ledgers.put(cluster, load(cluster, entriesOf(cluster)));
-      meters.deadLettered(env.input().topic(), "PROCESSING");
-      context.forward(new Record<>(record.key(), letters.letter(env.input().topic(),
-          env.partition(), env.offset(), null, env.payload(), "PROCESSING",
-          String.valueOf(e.getMessage()), record.timestamp()), record.timestamp()));
+      // nothing of this record reached the store or a topic: the previous state stays
+      LOG.warnf(e, "cluster %s: %s record %d@%d refused", cluster, topic, env.partition(),
+          env.offset());
+      deadLetter(record, topic, env.partition(), env.offset(), env.payload(), "PROCESSING",
+          String.valueOf(e.getMessage()));
       return;
     }
-    fx.flush();
+    // refused inputs: dead letters (an input applied from the inbox is read back from the store)
+    for (PlacementEffect.Refused x : r.refused()) {
+      if (x.inboxSeq() < 0) {
+        deadLetter(record, topic, env.partition(), env.offset(), env.payload(), "VALIDATION",
+            x.reason());
+      } else {
+        byte[] stored = store.get(new Key(cluster, InboxStore.TABLE,
+            InboxStore.id(x.inboxSeq())).text());
+        LedgerInput in = stored == null ? arrived
+            : StoreCodec.decode(StoredInboxEntry.class, stored).getInput();
+        byte[] payload = new byte[in.getPayload().remaining()];
+        in.getPayload().duplicate().get(payload);
+        deadLetter(record, in.getSourceTopic(), in.getSourcePartition(), in.getSourceOffset(),
+            payload, "VALIDATION", x.reason());
+      }
+      meters.deadLettered(topic, "VALIDATION");
+    }
+    for (StoreOp op : r.store()) {
+      String key = new Key(cluster, op.table(), op.id()).text();
+      if (op.value() == null) {
+        store.delete(key);
+      } else {
+        store.put(key, StoreCodec.encode(op.value()));
+      }
+    }
+    for (HostRecord out : r.records()) {
+      byte[] bytes = out.value() == null ? null : serializer.serialize(out.topic(), out.value());
+      context.forward(new Record<>(out.key().getBytes(StandardCharsets.UTF_8),
+          new Out(out.topic(), bytes), record.timestamp()));
+    }
+    states.put(cluster, r.state());
+    meters.step(cluster, r, host, env.input() == Input.CLOCK);
   }
 
-  /** Buffers one record's effects; {@link #flush} applies them. */
-  private final class Buffer implements ClusterLedger.Effects {
-    private final String cluster;
-    private final long timestamp;
-    private final LinkedHashMap<String, byte[]> puts = new LinkedHashMap<>();
-    private final List<Record<byte[], Out>> outs = new ArrayList<>();
-
-    Buffer(String cluster, long timestamp) {
-      this.cluster = cluster;
-      this.timestamp = timestamp;
-    }
-
-    @Override
-    public byte[] emit(String topic, String key, SpecificRecord value) {
-      byte[] bytes = value == null ? null : serializer.serialize(topic, value);
-      outs.add(new Record<>(key.getBytes(StandardCharsets.UTF_8), new Out(topic, bytes),
-          timestamp));
-      return bytes;
-    }
-
-    @Override
-    public void put(String kind, String id, byte[] value) {
-      puts.put(cluster + "|" + kind + "|" + id, value);
-    }
-
-    void flush() {
-      puts.forEach((k, v) -> {
-        if (v == null) {
-          store.delete(k);
-        } else {
-          store.put(k, v);
-        }
-      });
-      outs.forEach(context::forward);
-    }
+  private void deadLetter(Record<byte[], byte[]> record, String topic, int partition,
+      long offset, byte[] payload, String errorClass, String reason) {
+    context.forward(new Record<>(record.key(), letters.letter(topic, partition, offset, null,
+        payload, errorClass, reason, record.timestamp()), record.timestamp()));
   }
 }

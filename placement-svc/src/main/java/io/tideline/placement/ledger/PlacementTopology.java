@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.platform.ledger.Envelope;
 import io.tideline.platform.ledger.InputLog;
 import io.tideline.platform.ledger.InputTopic;
@@ -54,7 +55,7 @@ public final class PlacementTopology {
     List<String> t = new ArrayList<>(List.of(TopicCatalogue.PLACEMENT_DECISIONS,
         TopicCatalogue.PLACEMENT_QUEUE, TopicCatalogue.EVICTIONS,
         TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_FRAGMENTATION,
-        TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
+        TopicCatalogue.PLACEMENT_LEDGER, TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
   }
@@ -71,7 +72,7 @@ public final class PlacementTopology {
       Map<String, Object> config) {}
 
   /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
-  public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters) {
     Map<String, Object> serdeConfig = platformSerdeConfig;
     // one registry-backed serde pair for every task: each schema is fetched once, not per task

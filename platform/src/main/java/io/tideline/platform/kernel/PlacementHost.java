@@ -282,6 +282,22 @@ public final class PlacementHost {
   /** Table of {@link PlacementState#meta()} and the ledger version. */
   public static final String META = PlacementState.META;
 
+  /** The record type of each store table. */
+  public static final Map<String, Class<? extends SpecificRecord>> STORE_TYPES = Map.ofEntries(
+      Map.entry(ClusterState.NODES, StoredNode.class),
+      Map.entry(ClusterState.JOBS, StoredJob.class),
+      Map.entry(ClusterState.ADMISSIONS, StoredAdmission.class),
+      Map.entry(ClusterState.FACTS, StoredFacts.class),
+      Map.entry(ClusterState.BINDINGS, StoredBinding.class),
+      Map.entry(ClusterState.HOLDS, LedgerHold.class),
+      Map.entry(ClusterState.RESERVATIONS, LedgerReservation.class),
+      Map.entry(PlacementState.PENDING, StoredPending.class),
+      Map.entry(PlacementState.QUEUE, StoredQueueMark.class),
+      Map.entry(PlacementState.FORECASTS, StoredSlotWindow.class),
+      Map.entry(PlacementState.EVICTING, StoredEvicting.class),
+      Map.entry(META, PlacementMetaState.class),
+      Map.entry(InboxStore.TABLE, StoredInboxEntry.class));
+
   /** The store writes of one step. */
   public List<StoreOp> persist(PlacementState before, PlacementState after,
       Set<Journal.Changed> changes, LedgerInput envelope) {

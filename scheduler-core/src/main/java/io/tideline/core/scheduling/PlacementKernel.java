@@ -71,6 +71,16 @@ public final class PlacementKernel {
     this.fragmentation = new FragmentationEvents(policy);
   }
 
+  /** Jobs waiting in each lane of {@code state} (for gauges and views). */
+  public java.util.Map<WorkloadClass.Lane, Integer> queueLengths(PlacementState state) {
+    Cycle c = new Cycle(policy, state.meta().now() == null ? Instant.EPOCH : state.meta().now(),
+        state);
+    java.util.Map<WorkloadClass.Lane, Integer> out = new java.util.EnumMap<>(
+        WorkloadClass.Lane.class);
+    pass.lanes(c).forEach((l, q) -> out.put(l, q.size()));
+    return out;
+  }
+
   /** The policy this kernel decides with. */
   public PlacementPolicy policy() {
     return policy;

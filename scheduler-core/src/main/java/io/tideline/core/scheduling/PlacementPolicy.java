@@ -102,6 +102,27 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
         defaultExpectedWait, maxExpectedWait, r, partition, positionTolerance);
   }
 
+  /** This policy under another version name (O2: which rules decided). */
+  public PlacementPolicy withPolicyVersion(String version) {
+    return new PlacementPolicy(cluster, version, placement, maxFailuresPerLane,
+        maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval,
+        defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
+        defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance);
+  }
+
+  /** This policy with other defragmentation tunables. */
+  public PlacementPolicy withDefrag(DefragConfig d) {
+    return with(rights, inferencePartition, d, placement);
+  }
+
+  /** This policy with another slot class assumed until a forecast names one. */
+  public PlacementPolicy withDefaultSlotClass(SlotClass slot) {
+    return new PlacementPolicy(cluster, policyVersion, placement, maxFailuresPerLane,
+        maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval, slot,
+        evictionGraceSeconds, fragmentationReporting, maxInputLead, defaultExpectedWait,
+        maxExpectedWait, rights, inferencePartition, positionTolerance);
+  }
+
   /** Whether the hard-split baseline partitions the fleet. */
   public boolean partitioned() {
     return !inferencePartition.isEmpty();

@@ -105,4 +105,23 @@ class PlacementKernelTest {
     assertThat(k.state.cluster().bindings().get("x").gpuShare()).isEqualTo(1.0);
     assertThat(e).isEmpty();
   }
+
+  @Test
+  void shouldGiveEarlyReleasedGpusToAnyone() {
+    KernelDriver k = new KernelDriver().nodes(1, T0);
+    k.offer(new PlacementInput.ReservationCommand("r1", "svc", PlacementInput.ReservationCommand
+        .Action.RESERVE, 8, ms(5), T0.plusSeconds(3600), ms(5)));
+    k.tick(ms(6));
+    JobRequest steady = TestJobs.training("steady", 4).preemptible(false).submittedAt(ms(10))
+        .build();
+    k.submit(steady).admit(steady, Verdict.GUARANTEED, ms(10)).tick(ms(11));
+    assertThat(k.decisions("steady")).extracting(Decided::outcome)
+        .containsExactly(Outcome.QUEUED);
+    k.offer(new PlacementInput.ReservationCommand("svc@x/RELEASE", "svc", PlacementInput
+        .ReservationCommand.Action.RELEASE, 4, ms(3000), ms(3000), ms(3000)));
+    k.tick(ms(3001));
+    System.out.println(k.state.cluster().reservations().asMap());
+    assertThat(k.decisions("steady")).extracting(Decided::outcome)
+        .containsExactly(Outcome.QUEUED, Outcome.PLACED);
+  }
 }
