@@ -57,6 +57,7 @@ public final class Contracts {
       io.tideline.state.StoredSlotWindow.class,
       io.tideline.state.StoredEvicting.class,
       io.tideline.state.PlacementMetaState.class,
+      io.tideline.state.PreemptionMetaState.class,
       io.tideline.state.StoredInboxEntry.class,
       LedgerHold.class,
       LedgerReservation.class);

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tideline.core.scheduling.PlacementEffect;
+import io.tideline.core.scheduling.PlacementState;
+import io.tideline.platform.kernel.HostResult;
 import io.tideline.platform.kernel.PlacementHost;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,8 +78,8 @@ public final class PlacementMeters {
    * Reads one step's outcome into the meters: counters from its effects, gauges from the state
    * after a tick (the only steps that decide).
    */
-  void step(String cluster, PlacementHost.Result r, PlacementHost host, boolean tick) {
-    for (PlacementEffect e : r.effects()) {
+  void step(String cluster, HostResult<PlacementState> r, PlacementHost host, boolean tick) {
+    for (Object e : r.effects()) {
       if (e instanceof PlacementEffect.Decided d) {
         decision(cluster, d.outcome().name());
       } else if (e instanceof PlacementEffect.Counted c) {

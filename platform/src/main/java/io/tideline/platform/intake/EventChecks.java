@@ -72,6 +72,20 @@ public final class EventChecks {
               + a.getGpuIndex() + " with share " + a.getShare() + " outside (0, 1]";
         }
       }
+    } else if (event instanceof io.tideline.events.LedgerChange c) {
+      if (c.getVersion() <= 0) {
+        return "ledger change of " + c.getCluster() + ": version must be positive, got "
+            + c.getVersion();
+      }
+      if (c.getChange() instanceof io.tideline.events.LedgerBound b) {
+        for (var a : b.getAssignments()) {
+          if (!(a.getShare() > 0) || a.getShare() > 1 || a.getGpuIndex() < 0) {
+            return "ledger change v" + c.getVersion() + ": assignment " + a.getNodeId() + "/"
+                + a.getGpuIndex() + " of " + b.getJobId() + " with share " + a.getShare()
+                + " outside (0, 1]";
+          }
+        }
+      }
     } else if (event instanceof QuotaReclaim q) {
       if (q.getCurrentGpus() < 0 || q.getRecommendedGpus() < 0) {
         return "reclaim of " + q.getJobId() + ": GPU counts must not be negative";
@@ -98,6 +112,8 @@ public final class EventChecks {
       c = d.getCluster();
     } else if (event instanceof PreemptionRequest r) {
       c = r.getCluster();
+    } else if (event instanceof io.tideline.events.LedgerChange l) {
+      c = l.getCluster();
     }
     return c == null || c.isBlank() ? defaultCluster : c;
   }

@@ -84,12 +84,8 @@ import org.apache.avro.specific.SpecificRecord;
  * processor and the simulator's in-process twin both call exactly this, so the twin runs the code
  * that ships.
  */
-public final class PlacementHost {
+public final class PlacementHost implements KernelHost<PlacementState> {
 
-  /** The outcome of offering one record. */
-  public record Result(PlacementState state, List<HostRecord> records, List<StoreOp> store,
-      List<PlacementEffect.Refused> refused, List<PlacementEffect.Counted> counted,
-      List<PlacementEffect> effects) {}
 
   private final PlacementKernel kernel;
   private final String cluster;
@@ -157,8 +153,24 @@ public final class PlacementHost {
    * reached; {@code envelope} is the record as read (stored while it waits in the inbox), or
    * {@code null} where nothing is persisted (the twin).
    */
-  public Result offer(Instant now, PlacementState state, String topic, SpecificRecord value,
-      LedgerInput envelope) {
+  @Override
+  public PlacementState empty() {
+    return PlacementState.empty();
+  }
+
+  @Override
+  public Instant clock(PlacementState state) {
+    return state.meta().now();
+  }
+
+  @Override
+  public Map<String, Class<? extends SpecificRecord>> storeTypes() {
+    return STORE_TYPES;
+  }
+
+  @Override
+  public HostResult<PlacementState> offer(Instant now, PlacementState state, String topic,
+      SpecificRecord value, LedgerInput envelope) {
     PlacementInput in = decode(topic, value);
     if (in == null) {
       throw new IllegalArgumentException("not an input of placement: " + topic);
@@ -167,23 +179,20 @@ public final class PlacementHost {
   }
 
   /** Offers one decoded input. */
-  public Result offer(Instant now, PlacementState state, PlacementInput in,
-      LedgerInput envelope) {
+  public HostResult<PlacementState> offer(Instant now, PlacementState state,
+      PlacementInput in, LedgerInput envelope) {
     Step<PlacementState, PlacementEffect> step = kernel.step(now, state, in);
     List<HostRecord> records = new ArrayList<>();
-    List<PlacementEffect.Refused> refused = new ArrayList<>();
-    List<PlacementEffect.Counted> counted = new ArrayList<>();
+    List<HostResult.Refusal> refused = new ArrayList<>();
     for (PlacementEffect e : step.effects()) {
       if (e instanceof PlacementEffect.Refused r) {
-        refused.add(r);
-      } else if (e instanceof PlacementEffect.Counted c) {
-        counted.add(c);
-      } else {
+        refused.add(new HostResult.Refusal(r.reason(), r.inboxSeq()));
+      } else if (!(e instanceof PlacementEffect.Counted)) {
         records.add(encode(e));
       }
     }
     List<StoreOp> ops = persist(state, step.state(), step.changes(), envelope);
-    return new Result(step.state(), records, ops, refused, counted, step.effects());
+    return new HostResult<>(step.state(), records, ops, refused, step.effects());
   }
 
   // ------------------------------------------------------------------------------ effects
@@ -283,20 +292,21 @@ public final class PlacementHost {
   public static final String META = PlacementState.META;
 
   /** The record type of each store table. */
-  public static final Map<String, Class<? extends SpecificRecord>> STORE_TYPES = Map.ofEntries(
-      Map.entry(ClusterState.NODES, StoredNode.class),
-      Map.entry(ClusterState.JOBS, StoredJob.class),
-      Map.entry(ClusterState.ADMISSIONS, StoredAdmission.class),
-      Map.entry(ClusterState.FACTS, StoredFacts.class),
-      Map.entry(ClusterState.BINDINGS, StoredBinding.class),
-      Map.entry(ClusterState.HOLDS, LedgerHold.class),
-      Map.entry(ClusterState.RESERVATIONS, LedgerReservation.class),
+  public static final Map<String, Class<? extends SpecificRecord>> STORE_TYPES = storeTypes(
+      Map.ofEntries(
       Map.entry(PlacementState.PENDING, StoredPending.class),
       Map.entry(PlacementState.QUEUE, StoredQueueMark.class),
       Map.entry(PlacementState.FORECASTS, StoredSlotWindow.class),
       Map.entry(PlacementState.EVICTING, StoredEvicting.class),
       Map.entry(META, PlacementMetaState.class),
-      Map.entry(InboxStore.TABLE, StoredInboxEntry.class));
+      Map.entry(InboxStore.TABLE, StoredInboxEntry.class)));
+
+  private static Map<String, Class<? extends SpecificRecord>> storeTypes(
+      Map<String, Class<? extends SpecificRecord>> own) {
+    Map<String, Class<? extends SpecificRecord>> all = new HashMap<>(ClusterStore.TYPES);
+    all.putAll(own);
+    return Map.copyOf(all);
+  }
 
   /** The store writes of one step. */
   public List<StoreOp> persist(PlacementState before, PlacementState after,
@@ -306,29 +316,21 @@ public final class PlacementHost {
     ClusterState c = after.cluster();
     for (Journal.Changed ch : changes) {
       String id = ch.id();
-      SpecificRecord v = switch (ch.table()) {
-        case ClusterState.NODES -> nullable(c.nodes().get(id), ClusterMapping::stored);
-        case ClusterState.JOBS -> nullable(c.jobs().get(id), ClusterMapping::stored);
-        case ClusterState.ADMISSIONS -> nullable(c.admissions().get(id), ClusterMapping::stored);
-        case ClusterState.FACTS -> nullable(c.facts().get(id), ClusterMapping::stored);
-        case ClusterState.BINDINGS -> nullable(c.bindings().get(id), ClusterMapping::stored);
-        case ClusterState.HOLDS -> nullable(c.holds().get(id), ClusterMapping::hold);
-        case ClusterState.RESERVATIONS ->
-            nullable(c.reservations().get(id), ClusterMapping::reservation);
-        case PlacementState.PENDING -> nullable(after.pending().get(id), PlacementHost::stored);
-        case PlacementState.QUEUE -> nullable(after.queue().get(id), PlacementHost::stored);
-        case PlacementState.FORECASTS ->
-            nullable(after.forecasts().get(id), PlacementHost::stored);
-        case PlacementState.EVICTING -> nullable(after.evicting().get(id), PlacementHost::stored);
-        case META -> {
-          meta = true;
-          yield null;
-        }
-        default -> throw new IllegalStateException("unknown table " + ch.table());
-      };
-      if (!ch.table().equals(META)) {
-        ops.add(new StoreOp(ch.table(), id, v));
+      if (ch.table().equals(META)) {
+        meta = true;
+        continue;
       }
+      SpecificRecord v = ClusterStore.owns(ch.table()) ? ClusterStore.record(c, ch.table(), id)
+          : switch (ch.table()) {
+            case PlacementState.PENDING -> nullable(after.pending().get(id), PlacementHost::stored);
+            case PlacementState.QUEUE -> nullable(after.queue().get(id), PlacementHost::stored);
+            case PlacementState.FORECASTS ->
+                nullable(after.forecasts().get(id), PlacementHost::stored);
+            case PlacementState.EVICTING ->
+                nullable(after.evicting().get(id), PlacementHost::stored);
+            default -> throw new IllegalStateException("unknown table " + ch.table());
+          };
+      ops.add(new StoreOp(ch.table(), id, v));
     }
     if (meta) {
       ops.add(new StoreOp(META, META, stored(after.meta(), c.version(), after.inbox())));
@@ -346,21 +348,12 @@ public final class PlacementHost {
    * The state a store held: tables of records by id, and a decoder for the inbox entries'
    * original bytes ({@code (topic, bytes) → record}).
    */
+  @Override
   public PlacementState restore(Map<String, Map<String, SpecificRecord>> tables,
       BiFunction<String, byte[], SpecificRecord> decoder) {
     Map<String, SpecificRecord> none = Map.of();
     PlacementMetaState m = (PlacementMetaState) tables.getOrDefault(META, none).get(META);
-    ClusterState cluster = ClusterState.restore(
-        table(tables, ClusterState.NODES, v -> ClusterMapping.node((StoredNode) v)),
-        table(tables, ClusterState.JOBS, v -> ClusterMapping.job((StoredJob) v)),
-        table(tables, ClusterState.ADMISSIONS,
-            v -> ClusterMapping.admission((StoredAdmission) v)),
-        table(tables, ClusterState.FACTS, v -> ClusterMapping.facts((StoredFacts) v)),
-        table(tables, ClusterState.BINDINGS, v -> ClusterMapping.binding((StoredBinding) v)),
-        table(tables, ClusterState.HOLDS, v -> ClusterMapping.hold((LedgerHold) v)),
-        table(tables, ClusterState.RESERVATIONS,
-            v -> ClusterMapping.reservation((LedgerReservation) v)),
-        m == null ? 0 : m.getVersion());
+    ClusterState cluster = ClusterStore.restore(tables, m == null ? 0 : m.getVersion());
     Inbox<PlacementInput> inbox = Inbox.startingAt(m == null ? 0 : m.getInboxNextSeq());
     for (SpecificRecord r : new TreeMap<>(tables.getOrDefault(InboxStore.TABLE, none))
         .values()) {
@@ -381,9 +374,7 @@ public final class PlacementHost {
 
   private static <V> Table<V> table(Map<String, Map<String, SpecificRecord>> tables,
       String name, java.util.function.Function<SpecificRecord, V> f) {
-    Map<String, V> rows = new HashMap<>();
-    tables.getOrDefault(name, Map.of()).forEach((id, v) -> rows.put(id, f.apply(v)));
-    return Table.of(name, rows);
+    return ClusterStore.table(tables, name, f);
   }
 
   // ------------------------------------------------------------------------------ records

@@ -68,7 +68,7 @@ public final class PreemptionTopology {
   }
 
   /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
-  public static Topology build(PreemptionPolicy policy, Map<String, Object> serdeConfig) {
+  public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy, Map<String, Object> serdeConfig) {
     Avro avro = new Avro(AvroSerdes.valueSerializer(serdeConfig),
         AvroSerdes.valueDeserializer(serdeConfig));
     StreamsBuilder b = new StreamsBuilder();
