@@ -118,6 +118,6 @@ public interface PlacementSettings {
         evictionGraceSeconds(), new FragmentationReporting.Config(fragmentationReportMinChange(),
             fragmentationReportInterval()), maxInputLead(), defaultExpectedWait(),
         maxExpectedWait(), PlacementPolicy.Rights.QUOTA, new java.util.TreeSet<>(),
-        positionTolerance());
+        positionTolerance(), true);
   }
 }

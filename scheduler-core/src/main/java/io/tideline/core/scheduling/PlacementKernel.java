@@ -180,6 +180,12 @@ public final class PlacementKernel {
 
   private boolean inventory(Cycle c, NodeRecord n, long seq) {
     NodeRecord node = policy.partitioned() ? partitioned(n) : n;
+    if (!policy.topologyAware()) {
+      Node x = node.node();
+      node = new NodeRecord(new Node(x.id(), x.gpuModel(), x.gpuCount(), x.id(),
+          new io.tideline.core.cluster.SwitchPath(FLAT, FLAT, FLAT)), node.status(),
+          node.observedAt());
+    }
     ClusterState.Folded f = c.fold(new ClusterFact.NodeObserved(node));
     if (f.refused() != null) {
       c.refuse(f.refused(), seq);
@@ -321,6 +327,8 @@ public final class PlacementKernel {
 
   // ------------------------------------------------------------------------------ hard split
 
+  /** Topology-blind baseline: every node under this one switch. */
+  static final String FLAT = "flat";
   /** Hard-split baseline: the model suffix of the inference partition's nodes. */
   static final String INFERENCE = "/inference";
   /** Hard-split baseline: the model suffix of every other node. */

@@ -42,13 +42,17 @@ import java.util.TreeSet;
  *     only there, everything else only elsewhere; empty (the rule): no partition, Q1
  * @param positionTolerance P7: a queue position is republished when its estimated start moves
  *     by at least this much (or the position changes). Default 1 min
+ * @param topologyAware T1: placement sees the switch domains (the rule); false — the twin's
+ *     topology-blind baseline — flattens every node's switch path to one switch, so only the
+ *     placer's best fit by node remains
  */
 public record PlacementPolicy(String cluster, String policyVersion, PlacementConfig placement,
     int maxFailuresPerLane, int maxPreemptionRequestsPerCycle, DefragConfig defrag,
     Duration activeDefragInterval, Duration passiveDefragInterval, SlotClass defaultSlotClass,
     long evictionGraceSeconds, FragmentationReporting.Config fragmentationReporting,
     Duration maxInputLead, Duration defaultExpectedWait, Duration maxExpectedWait,
-    Rights rights, SortedSet<String> inferencePartition, Duration positionTolerance) {
+    Rights rights, SortedSet<String> inferencePartition, Duration positionTolerance,
+    boolean topologyAware) {
 
   /** W4: who may ask for preemption. */
   public enum Rights {
@@ -90,7 +94,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
         DefragConfig.DEFAULTS, Duration.ofMinutes(15), Duration.ofMinutes(5), SlotClass.FLAT,
         120, FragmentationReporting.Config.DEFAULTS, Duration.ofMinutes(10),
         Duration.ofMinutes(30), Duration.ofHours(2), Rights.QUOTA, new TreeSet<>(),
-        Duration.ofMinutes(1));
+        Duration.ofMinutes(1), true);
   }
 
   /** This policy with other values for the twin's baselines. */
@@ -99,7 +103,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
     return new PlacementPolicy(cluster, policyVersion, p, maxFailuresPerLane,
         maxPreemptionRequestsPerCycle, d, activeDefragInterval, passiveDefragInterval,
         defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
-        defaultExpectedWait, maxExpectedWait, r, partition, positionTolerance);
+        defaultExpectedWait, maxExpectedWait, r, partition, positionTolerance, topologyAware);
   }
 
   /** This policy under another version name (O2: which rules decided). */
@@ -107,7 +111,17 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
     return new PlacementPolicy(cluster, version, placement, maxFailuresPerLane,
         maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval,
         defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
-        defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance);
+        defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance,
+        topologyAware);
+  }
+
+  /** This policy with or without sight of the switch domains (the topology-blind baseline). */
+  public PlacementPolicy withTopologyAware(boolean aware) {
+    return new PlacementPolicy(cluster, policyVersion, placement, maxFailuresPerLane,
+        maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval,
+        defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
+        defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance,
+        aware);
   }
 
   /** This policy with other defragmentation tunables. */
@@ -120,7 +134,8 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
     return new PlacementPolicy(cluster, policyVersion, placement, maxFailuresPerLane,
         maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval, slot,
         evictionGraceSeconds, fragmentationReporting, maxInputLead, defaultExpectedWait,
-        maxExpectedWait, rights, inferencePartition, positionTolerance);
+        maxExpectedWait, rights, inferencePartition, positionTolerance,
+        topologyAware);
   }
 
   /** Whether the hard-split baseline partitions the fleet. */

@@ -6,16 +6,15 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** The quota definition the through-Kafka twin publishes for its tenants (Q1, Q2, W4 grants). */
-class KafkaTwinQuotaTest {
+/** The quota definition the twin's world publishes for its tenants (Q1, Q2, W4 grants). */
+class WorldQuotaDocumentTest {
 
   private static final SimConfig DAY = SimConfig.DEFAULTS.with(42L, 1, 16)
       .withStart(Instant.parse("2026-11-28T00:00:00Z"));
 
   @Test
   void shouldFloorTheOnlineQueueAtSeventyPercentOfTheServicesPeaksByDefault() {
-    String doc = document(KafkaTwin.Settings.of("127.0.0.1:1", "http://127.0.0.1:1",
-        Duration.ofHours(1), 60));
+    String doc = document(DAY.onlineGuaranteeFraction());
 
     // 0.7 × 40.05 GPUs of summed service peaks = 28.04 → 29 whole GPUs
     assertThat(doc).contains("fleetGpus: 128")
@@ -31,15 +30,13 @@ class KafkaTwinQuotaTest {
 
   @Test
   void shouldFloorTheOnlineQueueAtItsPeakWhenAskedTo() {
-    String doc = document(KafkaTwin.Settings.of("127.0.0.1:1", "http://127.0.0.1:1",
-        Duration.ofHours(1), 60).withOnlineFloorShare(1.0));
+    String doc = document(1.0);
 
     assertThat(doc).contains("  - path: twin\n    kind: ORGANISATION\n    guaranteedGpus: 41\n");
   }
 
-  private static String document(KafkaTwin.Settings settings) {
-    try (KafkaTwin twin = new KafkaTwin(Scenario.synthetic(DAY), settings)) {
-      return twin.quotaDocument();
-    }
+  private static String document(double floorShare) {
+    return new World(Scenario.synthetic(DAY), "default", Duration.ofMinutes(5), floorShare)
+        .quotaDocument();
   }
 }
