@@ -22,11 +22,7 @@ final class FragmentationEvents {
     this.reporting = new FragmentationReporting(policy.fragmentationReporting());
   }
 
-  void report(Cycle c, QueuePass pass) {
-    if (c.snap() == null) {
-      return;
-    }
-    DemandHistogram demand = pass.demand(c);
+  void report(Cycle c, DemandHistogram demand) {
     ClusterFragmentation f = new FragmentationIndex(demand).cluster(c.snap());
     FragmentationReporting.Trigger trigger = reporting.due(c.now, f.index(),
         c.meta.lastReportAt(), c.meta.lastReportIndex());

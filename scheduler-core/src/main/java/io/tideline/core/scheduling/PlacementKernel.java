@@ -142,9 +142,12 @@ public final class PlacementKernel {
       defrag.active(c, pass);
       pass.run(c);
     }
-    // 6. what the queue and the fleet look like now
-    positions.publish(c, pass);
-    fragmentation.report(c, pass);
+    // 6. what the queue and the fleet look like now (the lanes once, for both)
+    var lanes = pass.lanes(c);
+    positions.publish(c, lanes);
+    if (c.snap() != null) {
+      fragmentation.report(c, pass.demand(c, lanes));
+    }
     return new Step<>(c.commit(), c.effects, c.journal.changes());
   }
 

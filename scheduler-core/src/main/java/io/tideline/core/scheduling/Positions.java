@@ -25,9 +25,8 @@ final class Positions {
     this.estimator = new StartEstimator(policy);
   }
 
-  void publish(Cycle c, QueuePass pass) {
+  void publish(Cycle c, Map<Lane, List<QueuedJob>> lanes) {
     Set<String> waiting = new HashSet<>();
-    Map<Lane, List<QueuedJob>> lanes = pass.lanes(c);
     StartEstimator.Ends ends = null;
     for (Lane l : Lane.values()) {
       int pos = 0;

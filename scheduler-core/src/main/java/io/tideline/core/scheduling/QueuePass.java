@@ -123,8 +123,13 @@ final class QueuePass {
 
   /** Waiting jobs plus running ones: the demand fragmentation is measured against (T2). */
   DemandHistogram demand(Cycle c) {
+    return demand(c, lanes(c));
+  }
+
+  /** {@link #demand(Cycle)} for lanes already built. */
+  DemandHistogram demand(Cycle c, Map<Lane, List<QueuedJob>> lanes) {
     List<JobRequest> jobs = new ArrayList<>();
-    lanes(c).values().forEach(l -> l.forEach(q -> jobs.add(q.job())));
+    lanes.values().forEach(l -> l.forEach(q -> jobs.add(q.job())));
     c.snap().allocations().values().forEach(a -> jobs.add(a.job()));
     int max = c.snap().topology().maxGpusPerNode();
     return jobs.isEmpty() ? DemandHistogram.wholeNode(max) : DemandHistogram.of(jobs, max);
