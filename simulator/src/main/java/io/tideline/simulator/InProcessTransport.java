@@ -48,6 +48,7 @@ public final class InProcessTransport implements Transport {
   private final List<HostRecord> observed = new ArrayList<>();
   private final Set<String> observedTopics = Set.copyOf(World.observed());
   private boolean cascaded;
+  private java.util.function.Consumer<HostRecord> tap = r -> { };
   private final Map<String, Long> published = new LinkedHashMap<>();
 
   /** Adds a service reading {@code topics} through {@code host}. */
@@ -69,6 +70,7 @@ public final class InProcessTransport implements Transport {
         if (r.value() != null && s.topics.contains(r.topic())) {
           for (HostRecord out : s.offer(r)) {
             queue.add(out);
+            tap.accept(out);
             published.merge(out.topic(), 1L, Long::sum);
             if (observedTopics.contains(out.topic())) {
               observed.add(out);
@@ -94,6 +96,23 @@ public final class InProcessTransport implements Transport {
     boolean c = cascaded;
     cascaded = false;
     return c;
+  }
+
+  /** Sees every record a service publishes (tests read topics the world does not). */
+  public InProcessTransport tap(java.util.function.Consumer<HostRecord> sink) {
+    this.tap = sink;
+    return this;
+  }
+
+  /** The current state of service {@code name} (tests and the twin's probes read it). */
+  @SuppressWarnings("unchecked")
+  public <S> S state(String name) {
+    for (Service<?> s : services) {
+      if (s.name.equals(name)) {
+        return (S) s.state;
+      }
+    }
+    throw new IllegalArgumentException("no service " + name);
   }
 
   /** Records each topic received from the services, for the run's report. */

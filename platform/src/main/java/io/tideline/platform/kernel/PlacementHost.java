@@ -191,7 +191,9 @@ public final class PlacementHost implements KernelHost<PlacementState> {
         records.add(encode(e));
       }
     }
-    List<StoreOp> ops = persist(state, step.state(), step.changes(), envelope);
+    // nothing is persisted where nothing is read back (the in-process twin passes no envelope)
+    List<StoreOp> ops = envelope == null ? List.of()
+        : persist(state, step.state(), step.changes(), envelope);
     return new HostResult<>(step.state(), records, ops, refused, step.effects());
   }
 

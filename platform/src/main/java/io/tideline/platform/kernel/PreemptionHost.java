@@ -167,8 +167,9 @@ public final class PreemptionHost implements KernelHost<PreemptionState> {
         records.add(encode((PreemptionEffect.Decided) e));
       }
     }
-    return new HostResult<>(step.state(), records, persist(state, step.state(),
-        step.changes(), envelope), refused, step.effects());
+    // nothing is persisted where nothing is read back (the in-process twin passes no envelope)
+    return new HostResult<>(step.state(), records, envelope == null ? List.of()
+        : persist(state, step.state(), step.changes(), envelope), refused, step.effects());
   }
 
   /** A decision as its record. */
