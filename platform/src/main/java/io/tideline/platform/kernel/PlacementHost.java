@@ -221,6 +221,7 @@ public final class PlacementHost implements KernelHost<PlacementState> {
           .setDecisionId(v.decisionId()).setCheckpointFirst(v.checkpointFirst())
           .setGraceSeconds(v.graceSeconds()).setTarget(ClusterMapping.events(v.target()))
           .setShrinkToGpus(v.shrinkToGpus() > 0 ? v.shrinkToGpus() : null)
+          .setExpectedDurationSecondsAfter(v.stretchedSeconds() > 0 ? v.stretchedSeconds() : null)
           .setReason(v.reason()).setIssuedAt(v.at()).build());
     } else if (e instanceof PlacementEffect.RequestPreemption r) {
       JobRequest j = r.shape();

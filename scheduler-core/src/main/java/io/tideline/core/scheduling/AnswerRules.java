@@ -259,8 +259,15 @@ final class AnswerRules {
 
   private void evict(Cycle c, PreemptionAnswer a, String jobId, EvictionKind kind, int shrinkTo,
       String reason, Evicting ev) {
+    long stretched = 0;
+    var job = c.cluster.request(jobId);
+    if (kind == EvictionKind.SHRINK && job != null && job.expectedDurationSeconds() > 0) {
+      stretched = (long) Math.ceil(job.expectedDurationSeconds() * (double) job.gpuCount()
+          / shrinkTo);
+    }
     c.effects.add(new PlacementEffect.Evict(a.decisionId() + "/" + jobId, jobId, kind,
-        a.decisionId(), true, policy.evictionGraceSeconds(), List.of(), shrinkTo, reason, c.now));
+        a.decisionId(), true, policy.evictionGraceSeconds(), List.of(), shrinkTo, stretched,
+        reason, c.now));
     if (kind != EvictionKind.PREEMPT || a.trigger() != Trigger.UNPLACEABLE) {
       c.evicting = c.evicting.put(c.journal, jobId, ev);
     }

@@ -163,7 +163,7 @@ final class DefragRules {
       c.setHold(new Hold(holdId, Hold.Kind.MIGRATION, "", decisionId, Set.of(m.jobId()),
           source));
       c.effects.add(new PlacementEffect.Evict(decisionId + "/" + m.jobId(), m.jobId(),
-          EvictionKind.MIGRATE, decisionId, true, policy.evictionGraceSeconds(), m.to(), 0,
+          EvictionKind.MIGRATE, decisionId, true, policy.evictionGraceSeconds(), m.to(), 0, 0,
           m.reason(), c.now));
       c.decide(m.jobId(), Outcome.MIGRATED, m.to(), c.levelOf(m.to()),
           c.levelOf(m.to()).crossesSwitchDomain(), 0, List.of(new TraceEntry(m.jobId(),

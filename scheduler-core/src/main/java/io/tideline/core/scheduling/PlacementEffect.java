@@ -75,12 +75,13 @@ public sealed interface PlacementEffect permits PlacementEffect.Decided, Placeme
    * @param graceSeconds how long it gets to do so (P4)
    * @param target where a migrating job goes; empty otherwise
    * @param shrinkToGpus for SHRINK: the GPUs it restarts with; 0 otherwise
+   * @param stretchedSeconds for SHRINK: its expected run time afterwards; 0 when unknown
    * @param reason readable reason, for the owner
    * @param at event time
    */
   record Evict(String evictionId, String jobId, EvictionKind kind, String decisionId,
       boolean checkpointFirst, long graceSeconds, List<GpuAssignment> target, int shrinkToGpus,
-      String reason, Instant at) implements PlacementEffect {
+      long stretchedSeconds, String reason, Instant at) implements PlacementEffect {
     public Evict {
       Objects.requireNonNull(evictionId, "evictionId");
       Objects.requireNonNull(jobId, "jobId");
