@@ -8,6 +8,7 @@ import io.tideline.quota.config.QuotaServiceConfig;
 import io.tideline.quota.intake.IntakeMeters;
 import io.tideline.quota.stream.QuotaTopology;
 import io.tideline.core.pricing.DailySlotSchedule;
+import io.tideline.core.quota.kernel.QuotaKernelConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.io.IOException;
@@ -30,7 +31,8 @@ public class QuotaStreams {
       AvroSerdes serdes, IntakeMeters meters) {
     QuotaPolicy policy = new QuotaPolicy(tideline.service(), tideline.cluster(), config.quota(),
         config.idleConfig(), config.pricingConfig(), DailySlotSchedule.EXAMPLE,
-        config.meteringInterval(), config.currency(), bootstrap(config.definitionFile()),
+        config.meteringInterval(), config.currency(), config.maxAheadOfClock().orElse(QuotaKernelConfig.MAX_AHEAD_OF_CLOCK),
+        config.guaranteeReclaimRetry().orElse(QuotaKernelConfig.GUARANTEE_RECLAIM_RETRY), bootstrap(config.definitionFile()),
         intake.limits());
     return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters);
   }
