@@ -1,17 +1,16 @@
 package io.tideline.quota.api;
 
-import io.tideline.core.quota.kernel.QuotaKernelConfig;
 import io.tideline.core.quota.kernel.QuotaKernelState;
 import io.tideline.core.quota.kernel.QuotaViews;
 import io.tideline.platform.kernel.StoreRecords;
 import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.kernel.quota.QuotaStore;
+import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.config.QuotaServiceConfig;
 import io.tideline.quota.stream.QuotaStores;
 import io.tideline.quota.stream.QuotaTopology;
 import io.tideline.state.BillingDayRecord;
 import io.tideline.state.QuotaJobRecord;
-import io.tideline.platform.TidelineConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
@@ -32,17 +31,15 @@ public class QuotaQueries {
   private final QuotaServiceConfig config;
   private final QuotaHost host;
 
-  public QuotaQueries(KafkaStreams streams, QuotaServiceConfig config, TidelineConfig tideline) {
+  public QuotaQueries(KafkaStreams streams, QuotaServiceConfig config, QuotaPolicy policy) {
     this.streams = streams;
     this.config = config;
-    // the definition in force comes from the store: no bootstrap is needed to read it back
-    this.host = new QuotaHost(QuotaKernelConfig.defaults(tideline.cluster(), null));
+    this.host = new QuotaHost(policy.kernelConfig());
   }
 
   /** The kernel state as last stored (without its samples and waiting inputs). */
   private QuotaKernelState state() {
-    QuotaKernelState s = QuotaStores.read(host, this::store, null, false);
-    return s;
+    return QuotaStores.read(host, this::store, null, false);
   }
 
   public Optional<QuotaViews.TreeView> tree() {

@@ -35,16 +35,17 @@ public final class QuotaStores {
    *
    * @param stores the store of each name ({@link QuotaTopology#ALL_STORES})
    * @param avro the registry deserializer: the inbox holds the inputs' original bytes
-   * @param withInbox whether to decode the waiting inputs (the writer does; a query need not)
+   * @param full whether to read the samples and decode the waiting inputs too (the writer must;
+   *     a query for views need not, and passes no deserializer)
    */
   public static QuotaKernelState read(QuotaHost host,
       Function<String, ReadOnlyKeyValueStore<String, byte[]>> stores, Deserializer<Object> avro,
-      boolean withInbox) {
+      boolean full) {
     ReadOnlyKeyValueStore<String, byte[]> meta = stores.apply(QuotaTopology.STATE_STORE);
     byte[] def = meta.get(QuotaKernelState.DEFINITION);
     byte[] clock = meta.get(QuotaKernelState.CLOCK);
     Map<Long, QuotaInput.Buffered> inbox = new TreeMap<>();
-    if (withInbox) {
+    if (full) {
       all(stores.apply(QuotaTopology.INBOX_STORE), LedgerInput.class).forEach((id, in) ->
           inbox.put(QuotaKernelState.inboxSeq(id), input(host, avro, in)));
     }
@@ -52,7 +53,7 @@ public final class QuotaStores {
         def == null ? null : StoreRecords.decode(QuotaDefinitionRecord.class, def),
         clock == null ? null : StoreRecords.decode(QuotaClockRecord.class, clock),
         all(stores.apply(QuotaTopology.JOBS_STORE), QuotaJobRecord.class),
-        withInbox ? all(stores.apply(QuotaTopology.SAMPLES_STORE), JobSamplesRecord.class)
+        full ? all(stores.apply(QuotaTopology.SAMPLES_STORE), JobSamplesRecord.class)
             : Map.of(),
         all(stores.apply(QuotaTopology.BILLING_STORE), BillingDayRecord.class),
         all(stores.apply(QuotaTopology.HISTORY_STORE), QueueHistoryRecord.class),
