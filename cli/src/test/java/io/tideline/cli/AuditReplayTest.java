@@ -128,27 +128,33 @@ class AuditReplayTest {
       }
       submit(producer, "job-a1", T0.plusSeconds(600), 8);
       submit(producer, "job-a2", T0.plusSeconds(1200), 16);
+      tick(producer, T0.plusSeconds(1201)); // quota decides on ticks (ADR 0008)
       settle();
       // job-b1 is research's batch work on borrowed quota (its batch queue guarantees 0 GPUs),
       // so quota's verdict makes it preemptible: the victim the scale-up below may take
       send(producer, TopicCatalogue.JOBS_SUBMITTED, "job-b1", JobSubmissions.training("job-b1")
           .tenant("research", "llm").workloadClass(WorkloadClass.BATCH_INFERENCE).gpus(8)
           .gang(8, 1).at(FROM.plusSeconds(300)).build(), FROM.plusSeconds(300));
+      tick(producer, FROM.plusSeconds(301));
       settle();
       send(producer, TopicCatalogue.JOBS_LIFECYCLE, "job-a1", JobLifecycle.newBuilder()
           .setJobId("job-a1").setCluster(CLUSTER).setType(LifecycleType.COMPLETED)
           .setOccurredAt(FROM.plusSeconds(600)).build(), FROM.plusSeconds(600));
+      tick(producer, FROM.plusSeconds(601));
       settle();
       submit(producer, "job-b2", FROM.plusSeconds(900), 4);
       submit(producer, "job-b3", FROM.plusSeconds(1800), 16);
+      tick(producer, FROM.plusSeconds(1801));
       settle();
       // 28 of 32 GPUs in use: an 8-GPU online scale-up with the right to preempt (quota grants
       // it to search's online inference) is unplaceable, so placement asks and preemption answers
       send(producer, TopicCatalogue.JOBS_SUBMITTED, ONLINE, JobSubmissions.onlineInference(ONLINE,
           "search-api", 1.0).gpus(8).gang(8, 1).at(FROM.plusSeconds(2400)).build(),
           FROM.plusSeconds(2400));
+      tick(producer, FROM.plusSeconds(2401));
       settle();
       submit(producer, "job-c1", TO.plusSeconds(600), 8);
+      tick(producer, TO.plusSeconds(601));
       settle();
     }
     live.forEach(KafkaStreams::close);
@@ -381,7 +387,7 @@ class AuditReplayTest {
    */
   static void settle() throws InterruptedException {
     List<String> quota = List.of(TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.JOBS_LIFECYCLE,
-        TopicCatalogue.QUOTA_INPUTS);
+        TopicCatalogue.CLUSTER_CLOCK, TopicCatalogue.QUOTA_INPUTS);
     List<String> placement = new ArrayList<>(PlacementTopology.inputTopics());
     placement.add(TopicCatalogue.PLACEMENT_LEDGER_INPUTS);
     List<String> preemption = new ArrayList<>(PreemptionTopology.inputTopics());
@@ -456,6 +462,13 @@ class AuditReplayTest {
     send(producer, TopicCatalogue.JOBS_SUBMITTED, job,
         JobSubmissions.training(job).gpus(gpus).gang(gpus, gpus / 8 == 0 ? 1 : gpus / 8).at(at)
             .build(), at);
+  }
+
+  /** A cluster clock tick at {@code at}: quota's kernel decides on what came before it. */
+  static void tick(KafkaProducer<String, Object> producer, Instant at) {
+    send(producer, TopicCatalogue.CLUSTER_CLOCK, CLUSTER, io.tideline.events.ClockTick
+        .newBuilder().setCluster(CLUSTER).setTime(at).setSequence(at.getEpochSecond())
+        .setIntervalMillis(1000).setSource(io.tideline.events.ClockSource.SIMULATED).build(), at);
   }
 
   static void send(KafkaProducer<String, Object> producer, String topic, String key,

@@ -69,6 +69,28 @@ public final class Contracts {
     return out;
   }
 
+  /**
+   * Every record that is the value of some service's state store (namespace
+   * {@code io.tideline.state}): internal, but a restore reads every version ever written, so they
+   * are documented and kept BACKWARD compatible like the topic records.
+   */
+  public static final List<Class<? extends SpecificRecord>> STATE_RECORDS = List.of(
+      io.tideline.state.QuotaJobRecord.class,
+      io.tideline.state.JobSamplesRecord.class,
+      io.tideline.state.BillingDayRecord.class,
+      io.tideline.state.QueueHistoryRecord.class,
+      io.tideline.state.ServicePeakRecord.class,
+      io.tideline.state.PendingReclaimRecord.class,
+      io.tideline.state.QuotaDefinitionRecord.class,
+      io.tideline.state.QuotaClockRecord.class);
+
+  /** Topic records then state records: everything the compatibility check covers. */
+  public static List<Class<? extends SpecificRecord>> all() {
+    List<Class<? extends SpecificRecord>> all = new java.util.ArrayList<>(TOPIC_RECORDS);
+    all.addAll(STATE_RECORDS);
+    return List.copyOf(all);
+  }
+
   private Contracts() {}
 
   /** The schema a generated record class was built from. */

@@ -1,16 +1,11 @@
 package io.tideline.quota.stream;
 
 import io.tideline.core.admission.SubmissionLimits;
-import io.tideline.events.ClockTick;
-import io.tideline.events.GpuSample;
-import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
-import io.tideline.events.QuotaConfigDocument;
-import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.intake.JobIntake;
+import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
-import io.tideline.quota.definition.QuotaDocuments;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -26,8 +21,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * the cluster, to the single writer. Bad input never stops the stream.
  *
  * <p>Checks: Avro in the registry's wire format for every topic; {@link JobIntake} for submissions;
- * {@link QuotaDocuments#parse} (syntax + the core's validator) for quota definitions; basic sanity
- * for the others (a NaN peak or utilisation is refused, not read as 0).
+ * {@link QuotaHost#decode} for the others (the definition's syntax and the core's validator, a NaN
+ * peak or utilisation refused rather than read as 0, the expected record type).
  */
 final class InputGate implements Processor<byte[], byte[], String, Routed> {
 
@@ -35,17 +30,19 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
   private final String cluster;
   private final Deserializer<Object> avro;
   private final JobIntake intake;
+  private final QuotaHost host;
   private final QuotaListener listener;
   private ProcessorContext<String, Routed> context;
 
   InputGate(String service, String cluster, SubmissionLimits limits, Deserializer<Object> avro,
-      QuotaListener listener) {
+      QuotaHost host, QuotaListener listener) {
     this.service = service;
     this.cluster = cluster;
     this.avro = avro;
     @SuppressWarnings({"unchecked", "rawtypes"})
     Deserializer<JobSubmitted> jobs = (Deserializer) avro;
     this.intake = new JobIntake(jobs, limits);
+    this.host = host;
     this.listener = listener;
   }
 
@@ -93,47 +90,9 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     context.forward(record.withKey(cluster).withValue(Routed.input(topic, record.value())));
   }
 
-  /** Semantic checks of a decoded input; {@code null} when usable. */
-  private static String check(String topic, Object decoded) {
-    switch (topic) {
-      case QuotaTopics.CONFIG -> {
-        if (!(decoded instanceof QuotaConfigDocument d)) {
-          return "expected a QuotaConfigDocument, got " + decoded.getClass().getSimpleName();
-        }
-        try {
-          QuotaDocuments.parse(d.getDocument(), d.getVersion());
-          return null;
-        } catch (QuotaDocuments.InvalidDefinition e) {
-          return "quota definition " + d.getVersion() + " refused, the previous one stays in force: "
-              + e.getMessage();
-        }
-      }
-      case TopicCatalogue.JOBS_LIFECYCLE -> {
-        return decoded instanceof JobLifecycle ? null : "expected a JobLifecycle";
-      }
-      case TopicCatalogue.FORECAST_SLOTS -> {
-        if (!(decoded instanceof SlotForecast f)) {
-          return "expected a SlotForecast";
-        }
-        double p = f.getHistoricalPeak();
-        return Double.isNaN(p) || p < 0 || Double.isInfinite(p)
-            ? "historicalPeak of " + f.getServiceId() + " must be a number >= 0, got " + p : null;
-      }
-      case TopicCatalogue.GPU_TELEMETRY -> {
-        if (!(decoded instanceof GpuSample s)) {
-          return "expected a GpuSample";
-        }
-        Double u = s.getUtilizationPct();
-        return u != null && !(u >= 0 && u <= 100)
-            ? "utilizationPct of " + s.getGpuId() + " must be in [0, 100], got " + u : null;
-      }
-      case TopicCatalogue.CLUSTER_CLOCK -> {
-        return decoded instanceof ClockTick ? null : "expected a ClockTick";
-      }
-      default -> {
-        return "unexpected input topic " + topic;
-      }
-    }
+  /** The host's checks of a decoded input (the same the writer applies); {@code null} if usable. */
+  private String check(String topic, Object decoded) {
+    return host.decode(topic, decoded) instanceof QuotaHost.Decoded.Refused r ? r.reason() : null;
   }
 
   private static String keyOf(Record<byte[], byte[]> r) {

@@ -1,14 +1,14 @@
-package io.tideline.quota.stream;
+package io.tideline.quota.api;
 
 import io.tideline.core.quota.AdmissionVerdict;
-import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.quota.Verdict;
+import io.tideline.core.trace.TraceEntry;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * A job's last verdict as stored and served by {@code GET /quota/jobs/{id}/verdict}: the core's
- * {@link AdmissionVerdict} in a stable JSON shape.
+ * A job's last verdict as {@code GET /quota/jobs/{id}/verdict} serves it: the kernel's stored
+ * {@link AdmissionVerdict} with the job's tenant, in a stable JSON shape.
  */
 public record VerdictView(String jobId, String tenant, String queue, Verdict verdict,
     double guaranteedGpus, double borrowedGpus, List<String> reclaimJobIds,
@@ -19,11 +19,5 @@ public record VerdictView(String jobId, String tenant, String queue, Verdict ver
     return new VerdictView(v.jobId(), tenant, v.queue(), v.verdict(), v.guaranteedGpus(),
         v.borrowedGpus(), v.reclaimJobIds(), v.preemptionRightGranted(), v.reason(),
         v.unblockedBy(), v.trace(), v.policyVersion(), v.decidedAt());
-  }
-
-  /** Same outcome and reason: no need to publish it again. */
-  boolean sameOutcome(VerdictView o) {
-    return o != null && verdict == o.verdict && reason.equals(o.reason)
-        && unblockedBy.equals(o.unblockedBy);
   }
 }

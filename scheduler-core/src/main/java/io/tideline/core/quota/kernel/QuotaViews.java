@@ -1,4 +1,4 @@
-package io.tideline.quota.stream;
+package io.tideline.core.quota.kernel;
 
 import io.tideline.core.model.WorkloadClass.Lane;
 import io.tideline.core.quota.NodeKind;
@@ -7,8 +7,6 @@ import io.tideline.core.quota.QuotaDefinition;
 import io.tideline.core.quota.QuotaLedger;
 import io.tideline.core.quota.QuotaNode;
 import io.tideline.core.quota.SharedPool;
-import io.tideline.events.QuotaSegment;
-import io.tideline.events.QuotaState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +14,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Read models of the quota hierarchy with its usage, shared by {@code quota.state} and the REST
- * endpoints so both say the same thing: per node its floor, cap, lending limit, weight, GPUs in use
- * on the floor and borrowed (summed over its subtree) and decayed fair-share usage (Q4).
+ * Read models of the quota hierarchy with its usage, shared by the kernel's {@code quota.state}
+ * effects and the service's REST queries so both say the same thing: per node its floor in force,
+ * cap, lending limit, weight, GPUs in use on the floor and borrowed (summed over its subtree) and
+ * decayed fair-share usage (Q4), all computed from a {@link QuotaKernelState}.
  */
 public final class QuotaViews {
 
@@ -37,51 +36,56 @@ public final class QuotaViews {
   public record TenantView(String tenant, String policyVersion, Instant asOf, NodeView businessLine,
       List<NodeView> nodes) {}
 
-  public static TreeView tree(QuotaDefinition def, QuotaLedger ledger, Instant now,
-      String policyVersion) {
+  /** The tree as of the last tick; empty before any definition is in force. */
+  public static Optional<TreeView> tree(QuotaKernelState s, String rulesVersion) {
+    if (s.definition() == null) {
+      return Optional.empty();
+    }
+    QuotaDefinition def = s.inForce();
+    QuotaLedger ledger = s.ledger();
+    Instant now = s.asOf();
     SharedPool pool = SharedPool.of(def, ledger);
-    Map<String, Double> decayed = ledger.decayedUsages(now);
+    Map<String, Long> decayed = ledger.decayedGpuMillis(now);
     List<NodeView> nodes = new ArrayList<>();
     for (QuotaNode n : sorted(def)) {
       nodes.add(node(n, ledger, decayed));
     }
-    return new TreeView(policyVersion, ledger.fleetGpus(), pool.poolGpus(), pool.lendableGpus(),
-        pool.borrowedGpus(), now, nodes);
+    return Optional.of(new TreeView(s.policyVersion(rulesVersion), ledger.fleetGpus(),
+        pool.poolGpus(), pool.lendableGpus(), pool.borrowedGpus(), now, nodes));
   }
 
-  public static Optional<TenantView> tenant(QuotaDefinition def, QuotaLedger ledger, Instant now,
-      String policyVersion, String tenant) {
+  /** One tenant as of the last tick; empty when no such business line is in force. */
+  public static Optional<TenantView> tenant(QuotaKernelState s, String rulesVersion,
+      String tenant) {
+    if (s.definition() == null) {
+      return Optional.empty();
+    }
+    QuotaDefinition def = s.inForce();
     Optional<QuotaNode> line = def.businessLine(tenant);
     if (line.isEmpty()) {
       return Optional.empty();
     }
-    Map<String, Double> decayed = ledger.decayedUsages(now);
+    Map<String, Long> decayed = s.ledger().decayedGpuMillis(s.asOf());
     String prefix = line.get().path() + "/";
     List<NodeView> nodes = sorted(def).stream().filter(n -> n.path().startsWith(prefix))
-        .map(n -> node(n, ledger, decayed)).toList();
-    return Optional.of(new TenantView(tenant, policyVersion, now, node(line.get(), ledger,
-        decayed), nodes));
+        .map(n -> node(n, s.ledger(), decayed)).toList();
+    return Optional.of(new TenantView(tenant, s.policyVersion(rulesVersion), s.asOf(),
+        node(line.get(), s.ledger(), decayed), nodes));
   }
 
-  /** The {@code quota.state} record of one queue. */
-  public static QuotaState queueState(QuotaDefinition def, QuotaLedger ledger, QuotaNode q,
-      Instant now, String policyVersion) {
+  /** The {@code quota.state} record of one queue at {@code now}. */
+  static QuotaEffect.QueueStateChanged queueState(QuotaDefinition def, QuotaLedger ledger,
+      QuotaNode q, Instant now, String policyVersion) {
     QueueUsage u = ledger.usage(q.path());
     String[] parts = q.path().split("/");
-    return QuotaState.newBuilder()
-        .setQueue(q.path())
-        .setTenant(parts.length > 1 ? parts[1] : parts[0])
-        .setSegment(q.lane() == Lane.INFERENCE ? QuotaSegment.ONLINE_GUARANTEED
-            : QuotaSegment.OFFLINE_GUARANTEED)
-        .setGuaranteedGpus(q.guaranteedGpus())
-        .setBorrowCapGpus(q.borrowCapGpus())
-        .setLendingLimitGpus(q.lendLimitGpus())
-        .setUsedGuaranteedGpus(u.guaranteedUsed())
-        .setUsedBorrowedGpus(u.borrowedUsed())
-        .setFairShareUsage(ledger.decayedUsage(q.path(), now) / 3600.0)
-        .setUpdatedAt(now)
-        .setPolicyVersion(policyVersion)
-        .build();
+    return new QuotaEffect.QueueStateChanged(q.path(), parts.length > 1 ? parts[1] : parts[0],
+        q.lane(), q.guaranteedGpus(), q.borrowCapGpus(), q.lendLimitGpus(), u.guaranteedUsed(),
+        u.borrowedUsed(), hours(ledger.decayedGpuMillis(q.path(), now)), policyVersion, now);
+  }
+
+  /** Decayed GPU-milliseconds as the GPU-hours the contracts publish (deterministic). */
+  static double hours(long gpuMillis) {
+    return gpuMillis / 3_600_000.0;
   }
 
   private static List<QuotaNode> sorted(QuotaDefinition def) {
@@ -97,18 +101,18 @@ public final class QuotaViews {
     }
   }
 
-  private static NodeView node(QuotaNode n, QuotaLedger ledger, Map<String, Double> decayed) {
+  private static NodeView node(QuotaNode n, QuotaLedger ledger, Map<String, Long> decayed) {
     String prefix = n.path() + "/";
     double g = 0;
     double b = 0;
-    double d = 0;
+    long d = 0;
     for (Map.Entry<String, QueueUsage> e : ledger.usages().entrySet()) {
       if (e.getKey().equals(n.path()) || e.getKey().startsWith(prefix)) {
         g += e.getValue().guaranteedUsed();
         b += e.getValue().borrowedUsed();
       }
     }
-    for (Map.Entry<String, Double> e : decayed.entrySet()) {
+    for (Map.Entry<String, Long> e : decayed.entrySet()) {
       if (e.getKey().equals(n.path()) || e.getKey().startsWith(prefix)) {
         d += e.getValue();
       }
@@ -117,7 +121,7 @@ public final class QuotaViews {
         .filter(a -> a.queue().equals(n.path()) || a.queue().startsWith(prefix)).count();
     return new NodeView(n.path(), n.kind(), n.lane(), n.guaranteedGpus(),
         Double.isInfinite(n.borrowCapGpus()) ? null : n.borrowCapGpus(), n.lendLimitGpus(),
-        n.weight(), round(g), round(b), d / 3600.0, jobs);
+        n.weight(), round(g), round(b), hours(d), jobs);
   }
 
   private static double round(double v) {

@@ -1,4 +1,4 @@
-package io.tideline.quota.definition;
+package io.tideline.platform.kernel.quota;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.DeserializationFeature;
