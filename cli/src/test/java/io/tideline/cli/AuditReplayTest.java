@@ -24,7 +24,7 @@ import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
-import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;

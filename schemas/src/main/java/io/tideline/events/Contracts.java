@@ -42,11 +42,19 @@ public final class Contracts {
       LedgerChange.class);
 
   /**
-   * Every record a service keeps as a state-store value (ADR 0008: typed persisted state). They
-   * are contracts too: a restore reads what an older version wrote, so the same compatibility
-   * check covers them.
+   * Every record that is the value of some service's state store (namespace
+   * {@code io.tideline.state}): internal, but a restore reads every version ever written, so they
+   * are documented and kept BACKWARD compatible like the topic records.
    */
   public static final List<Class<? extends SpecificRecord>> STATE_RECORDS = List.of(
+      io.tideline.state.QuotaJobRecord.class,
+      io.tideline.state.JobSamplesRecord.class,
+      io.tideline.state.BillingDayRecord.class,
+      io.tideline.state.QueueHistoryRecord.class,
+      io.tideline.state.ServicePeakRecord.class,
+      io.tideline.state.PendingReclaimRecord.class,
+      io.tideline.state.QuotaDefinitionRecord.class,
+      io.tideline.state.QuotaClockRecord.class,
       io.tideline.state.StoredJob.class,
       io.tideline.state.StoredNode.class,
       io.tideline.state.StoredAdmission.class,
@@ -61,28 +69,6 @@ public final class Contracts {
       io.tideline.state.StoredInboxEntry.class,
       LedgerHold.class,
       LedgerReservation.class);
-
-  /** Topic and state records: everything the compatibility check walks. */
-  public static List<Class<? extends SpecificRecord>> all() {
-    List<Class<? extends SpecificRecord>> out = new java.util.ArrayList<>(TOPIC_RECORDS);
-    out.addAll(STATE_RECORDS);
-    return out;
-  }
-
-  /**
-   * Every record that is the value of some service's state store (namespace
-   * {@code io.tideline.state}): internal, but a restore reads every version ever written, so they
-   * are documented and kept BACKWARD compatible like the topic records.
-   */
-  public static final List<Class<? extends SpecificRecord>> STATE_RECORDS = List.of(
-      io.tideline.state.QuotaJobRecord.class,
-      io.tideline.state.JobSamplesRecord.class,
-      io.tideline.state.BillingDayRecord.class,
-      io.tideline.state.QueueHistoryRecord.class,
-      io.tideline.state.ServicePeakRecord.class,
-      io.tideline.state.PendingReclaimRecord.class,
-      io.tideline.state.QuotaDefinitionRecord.class,
-      io.tideline.state.QuotaClockRecord.class);
 
   /** Topic records then state records: everything the compatibility check covers. */
   public static List<Class<? extends SpecificRecord>> all() {

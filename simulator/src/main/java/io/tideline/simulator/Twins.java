@@ -2,6 +2,8 @@ package io.tideline.simulator;
 
 import io.tideline.platform.kernel.PlacementHost;
 import io.tideline.platform.kernel.PreemptionHost;
+import io.tideline.platform.kernel.quota.QuotaKernelHost;
+import io.tideline.core.quota.kernel.QuotaKernelConfig;
 import java.util.Set;
 
 /**
@@ -23,6 +25,8 @@ public final class Twins {
         Set.copyOf(PlacementHost.inputTopics()));
     t.with("preemption", new PreemptionHost(policy.preemptionPolicy(CLUSTER)),
         Set.copyOf(PreemptionHost.inputTopics()));
+    t.with("quota", new QuotaKernelHost(QuotaKernelConfig.defaults(CLUSTER, null)),
+        Set.copyOf(QuotaKernelHost.inputTopics()));
     return t;
   }
 

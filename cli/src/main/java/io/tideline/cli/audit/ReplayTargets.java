@@ -5,7 +5,7 @@ import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.topics.TopicCatalogue;
-import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
@@ -35,7 +35,7 @@ public final class ReplayTargets {
     PlacementPolicy policy = PlacementPolicy.defaults(cluster);
     return new ReplayTarget("placement", TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
         List.of(TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.EVICTIONS,
-            TopicCatalogue.PREEMPTION_REQUESTS),
+            TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_LEDGER),
         serde -> PlacementTopology.build(policy, serde,
             new PlacementMeters(new SimpleMeterRegistry())));
   }

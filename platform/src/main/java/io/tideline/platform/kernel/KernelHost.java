@@ -27,13 +27,22 @@ public interface KernelHost<S> {
   HostResult<S> offer(Instant now, S state, String topic, SpecificRecord value,
       LedgerInput envelope);
 
-  /** The record type of each store table. */
-  Map<String, Class<? extends SpecificRecord>> storeTypes();
-
   /**
-   * The state a store held: tables of records by id, and a decoder for the inbox entries'
-   * original bytes ({@code (topic, bytes) → record}).
+   * A host whose state the platform's {@link io.tideline.platform.ledger.KernelProcessor}
+   * persists: one store of typed records, {@code cluster|table|id}.
+   *
+   * @param <S> the kernel's state
    */
-  S restore(Map<String, Map<String, SpecificRecord>> tables,
-      BiFunction<String, byte[], SpecificRecord> decoder);
+  interface Stored<S> extends KernelHost<S> {
+
+    /** The record type of each store table. */
+    Map<String, Class<? extends SpecificRecord>> storeTypes();
+
+    /**
+     * The state a store held: tables of records by id, and a decoder for the inbox entries'
+     * original bytes ({@code (topic, bytes) → record}).
+     */
+    S restore(Map<String, Map<String, SpecificRecord>> tables,
+        BiFunction<String, byte[], SpecificRecord> decoder);
+  }
 }

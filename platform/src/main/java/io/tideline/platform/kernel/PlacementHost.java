@@ -84,7 +84,7 @@ import org.apache.avro.specific.SpecificRecord;
  * processor and the simulator's in-process twin both call exactly this, so the twin runs the code
  * that ships.
  */
-public final class PlacementHost implements KernelHost<PlacementState> {
+public final class PlacementHost implements KernelHost.Stored<PlacementState> {
 
 
   private final PlacementKernel kernel;

@@ -41,7 +41,7 @@ import org.apache.avro.specific.SpecificRecord;
  * The preemption kernel behind its contracts (see {@link PlacementHost}): preemption-svc's view
  * processor and the in-process twin both run exactly this.
  */
-public final class PreemptionHost implements KernelHost<PreemptionState> {
+public final class PreemptionHost implements KernelHost.Stored<PreemptionState> {
 
 
   /** The meta entity (clock, inbox sequence). */
@@ -95,9 +95,15 @@ public final class PreemptionHost implements KernelHost<PreemptionState> {
     } else if (value instanceof PreemptionRequest r) {
       return request(r);
     } else if (value instanceof QuotaReclaim q) {
+      if (q.getAction() == io.tideline.events.ReclaimAction.UNKNOWN) {
+        throw new IllegalArgumentException("reclaim " + q.getReclaimId() + " of " + q.getJobId()
+            + " asks an action this version does not know");
+      }
+      List<String> borrowers = new ArrayList<>();
+      q.getBorrowers().forEach(b -> borrowers.add(b.getJobId()));
       return new PreemptionInput.Reclaim(q.getJobId(),
           PreemptionInput.Reclaim.Action.valueOf(q.getAction().name()), q.getRecommendedGpus(),
-          null, q.getReason(), q.getDecidedAt());
+          borrowers, q.getReclaimId(), q.getReason(), q.getDecidedAt());
     } else if (value instanceof ClockTick t) {
       return new PreemptionInput.ClockTick(new Tick(t.getTime(), t.getCluster()));
     }

@@ -54,7 +54,7 @@ public class KernelProcessor<I extends Enum<I> & InputTopic, S>
     default void deadLettered(String topic, String errorClass) { }
   }
 
-  private final KernelHost<S> host;
+  private final KernelHost.Stored<S> host;
   private final Class<I> inputs;
   private final I clock;
   private final String storeName;
@@ -66,7 +66,7 @@ public class KernelProcessor<I extends Enum<I> & InputTopic, S>
   private TopologyDeadLetters letters;
   private final Map<String, S> states = new HashMap<>();
 
-  public KernelProcessor(KernelHost<S> host, Class<I> inputs, I clock, String storeName,
+  public KernelProcessor(KernelHost.Stored<S> host, Class<I> inputs, I clock, String storeName,
       Serializer<Object> serializer, Deserializer<Object> deserializer, Listener<S> listener) {
     this.host = host;
     this.inputs = inputs;

@@ -121,17 +121,21 @@ public sealed interface PreemptionInput extends Timed permits PreemptionInput.In
   }
 
   /**
-   * Quota asks to reclaim a running job ({@code quota.reclaims}, keyed by job).
+   * Quota asks to reclaim ({@code quota.reclaims}, keyed by job): an idle job (RECLAIM), an
+   * underused one to shrink (SHRINK), or the borrowers whose GPUs a job within its queue's
+   * guarantee needs back (GUARANTEE, ADR 0015).
    *
-   * @param jobId the job to reclaim
-   * @param action idle reclaim, shrink, or guarantee reclaim
+   * @param jobId RECLAIM, SHRINK: the job; GUARANTEE: the guaranteed job (the beneficiary)
+   * @param action what quota asks
    * @param recommendedGpus SHRINK: the GPUs it keeps
-   * @param beneficiaryJobId GUARANTEE: the guaranteed job the GPUs go back for, or {@code null}
+   * @param borrowers GUARANTEE: the running borrowers to evict, all of them; empty otherwise
+   * @param reclaimId quota's id of this request (one decision per id), or {@code null}
    * @param reason quota's reason
    * @param decidedAt when quota decided
    */
-  record Reclaim(String jobId, Action action, int recommendedGpus, String beneficiaryJobId,
-      String reason, Instant decidedAt) implements PreemptionInput {
+  record Reclaim(String jobId, Action action, int recommendedGpus,
+      java.util.List<String> borrowers, String reclaimId, String reason, Instant decidedAt)
+      implements PreemptionInput {
 
     /** What quota asks. */
     public enum Action { RECLAIM, SHRINK, GUARANTEE }
@@ -141,6 +145,7 @@ public sealed interface PreemptionInput extends Timed permits PreemptionInput.In
       Objects.requireNonNull(action, "action");
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(decidedAt, "decidedAt");
+      borrowers = java.util.List.copyOf(borrowers);
     }
 
     @Override public Instant at() { return decidedAt; }

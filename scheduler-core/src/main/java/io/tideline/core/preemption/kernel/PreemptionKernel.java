@@ -298,30 +298,18 @@ public final class PreemptionKernel {
   // ------------------------------------------------------------------------------ reclaims
 
   private Decided reclaim(ClusterState cluster, Reclaim q, Instant at) {
+    if (q.action() == Reclaim.Action.GUARANTEE) {
+      return guarantee(cluster, q, at);
+    }
     String id = q.jobId();
-    String kind = switch (q.action()) {
-      case RECLAIM -> "IDLE_RECLAIM";
-      case SHRINK -> "SHRINK";
-      case GUARANTEE -> "GUARANTEE_RECLAIM";
-    };
-    PreemptionRule rule = switch (q.action()) {
-      case RECLAIM -> PreemptionRule.Q7_IDLE_RECLAIM;
-      case SHRINK -> PreemptionRule.Q7_SHRINK;
-      case GUARANTEE -> PreemptionRule.Q3_GUARANTEE_RECLAIM;
-    };
-    String prefix = switch (q.action()) {
-      case RECLAIM -> "idle-reclaim/";
-      case SHRINK -> "shrink/";
-      case GUARANTEE -> "guarantee-reclaim/";
-    };
+    boolean shrink = q.action() == Reclaim.Action.SHRINK;
+    String kind = shrink ? "SHRINK" : "IDLE_RECLAIM";
+    PreemptionRule rule = shrink ? PreemptionRule.Q7_SHRINK : PreemptionRule.Q7_IDLE_RECLAIM;
+    String prefix = shrink ? "shrink/" : "idle-reclaim/";
     String subject = prefix + id;
     String decisionId = policy.cluster() + "/" + prefix + id + "/" + q.decidedAt().toEpochMilli();
     List<TraceEntry> head = new ArrayList<>();
     head.add(viewLine(cluster, cluster.version()));
-    if (q.action() == Reclaim.Action.GUARANTEE && q.beneficiaryJobId() != null) {
-      head.add(new TraceEntry(id, rule.label(), "PASS", "borrowed GPUs go back for "
-          + q.beneficiaryJobId() + ", within its queue's guarantee"));
-    }
     if (!cluster.runs(id)) {
       head.add(new TraceEntry(id, rule.label(), "REFUSE", "stale reclaim: " + id
           + " is not running"));
@@ -333,8 +321,50 @@ public final class PreemptionKernel {
     }
     RunningJob job = runningJob(cluster, cluster.bindings().get(id), at);
     PreemptionDecision d = planner.reclaim(subject, job, rule, q.reason(), at, nextOffPeak(at));
-    int shrinkTo = q.action() == Reclaim.Action.SHRINK ? q.recommendedGpus() : 0;
-    return decided(decisionId, decisionId, subject, kind, d, cluster, head, shrinkTo);
+    return decided(decisionId, decisionId, subject, kind, d, cluster, head,
+        shrink ? q.recommendedGpus() : 0);
+  }
+
+  /**
+   * Q3 (ADR 0015): quota names the borrowers whose GPUs a job within its queue's guarantee needs
+   * back — no victim search, no score contest (the floor is an entitlement); each borrower must
+   * run in the view and pass the victim guards; the decision evicts every one that does.
+   */
+  private Decided guarantee(ClusterState cluster, Reclaim q, Instant at) {
+    String subject = "guarantee-reclaim/" + q.jobId();
+    String decisionId = q.reclaimId() != null ? q.reclaimId() + "/decision"
+        : policy.cluster() + "/guarantee/" + q.jobId() + "/" + q.decidedAt().toEpochMilli();
+    String rule = PreemptionRule.Q3_GUARANTEE_RECLAIM.label();
+    List<TraceEntry> head = new ArrayList<>();
+    head.add(viewLine(cluster, cluster.version()));
+    head.add(new TraceEntry(q.jobId(), rule, "PASS", "within its queue's guarantee: borrowed "
+        + "GPUs go back from " + q.borrowers() + " (" + q.reason() + ")"));
+    if (policy.mode() == PreemptionPolicy.Mode.NONE) {
+      head.add(new TraceEntry(q.jobId(), "policy", "REFUSE", "preemption is off in this policy"));
+      return refusal(decisionId, decisionId, subject, "GUARANTEE_RECLAIM", cluster, at, head);
+    }
+    List<Victim> victims = new ArrayList<>();
+    List<io.tideline.core.preemption.TraceEntry> lines = new ArrayList<>();
+    double cost = 0;
+    for (String b : q.borrowers()) {
+      if (!cluster.runs(b)) {
+        head.add(new TraceEntry(b, rule, "SKIP", "not running in this view"));
+        continue;
+      }
+      RunningJob job = runningJob(cluster, cluster.bindings().get(b), at);
+      PreemptionDecision one = planner.reclaim(subject, job,
+          PreemptionRule.Q3_GUARANTEE_RECLAIM, q.reason(), at, nextOffPeak(at));
+      lines.addAll(one.trace().subList(Math.min(1, one.trace().size()), one.trace().size()));
+      if (one.preempts()) {
+        victims.addAll(one.victims());
+        cost += one.totalCostGpuHours();
+      }
+    }
+    PreemptionDecision d = new PreemptionDecision(victims.isEmpty()
+        ? PreemptionDecision.Outcome.REFUSED : PreemptionDecision.Outcome.PREEMPT, subject, 0,
+        victims, cost, 0, lines, policy.rules().policyVersion(), at);
+    return decided(decisionId, q.reclaimId() == null ? decisionId : q.reclaimId(), subject,
+        "GUARANTEE_RECLAIM", d, cluster, head, 0);
   }
 
   // ------------------------------------------------------------------------------ naive baseline
