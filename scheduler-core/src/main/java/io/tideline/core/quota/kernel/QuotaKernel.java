@@ -93,7 +93,10 @@ import org.pcollections.TreePSet;
  *       asked for with one {@link QuotaEffect.GuaranteeReclaimRequested}; those admitted but not
  *       started hold no GPU yet and are withdrawn at once (waiting again, no cooldown). A verdict
  *       is published when it is the job's first, its outcome or reason changed, or it admits the
- *       job.</li>
+ *       job. The unblock hint alone ("7.25 GPUs freed in the shared pool…") does not republish: it
+ *       moves with every change of capacity, and republishing it would send every waiting job's
+ *       verdict again on every placement and release (quadratic in the queue); it is refreshed
+ *       whenever the verdict is published for one of the reasons above.</li>
  *   <li><b>Queue states</b>: every queue whose usage changed in the cycle, or whose floor a
  *       definition or peak moved, publishes its state once, as it stands at the tick.</li>
  * </ol>
@@ -745,10 +748,9 @@ public final class QuotaKernel {
         : v.verdict() == Verdict.SHARED ? ChargeBasis.ON_DEMAND : null;
   }
 
-  /** Same outcome, reason and hint: no need to publish it again. */
+  /** Same outcome and reason: no need to publish it again (the hint alone does not count). */
   static boolean sameOutcome(AdmissionVerdict a, AdmissionVerdict b) {
-    return a.verdict() == b.verdict() && Objects.equals(a.reason(), b.reason())
-        && Objects.equals(a.unblockedBy(), b.unblockedBy());
+    return a.verdict() == b.verdict() && Objects.equals(a.reason(), b.reason());
   }
 
   private static String ancestors(Map<String, OnlineFloors.FloorChange> moved, String queue) {

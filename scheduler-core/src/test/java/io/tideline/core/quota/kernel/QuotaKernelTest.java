@@ -144,6 +144,32 @@ class QuotaKernelTest {
     }
 
     @Test
+    void shouldNotRepublishAWaitingVerdictWhoseOnlyChangeIsTheNumberInItsHint() {
+      KernelDriver k = new KernelDriver();
+      k.submit(search("g1", 4, T0));
+      k.submit(search("s1", 8, T0.plusSeconds(1)));
+      k.submit(research("r0", 1, T0.plusSeconds(2)));
+      k.submit(search("q1", 8, T0.plusSeconds(3)));
+      k.tick(T0.plusSeconds(10));
+      k.started("g1", T0.plusSeconds(11));
+      k.started("s1", T0.plusSeconds(11));
+      k.started("r0", T0.plusSeconds(11));
+      k.tick(T0.plusSeconds(12));
+      assertThat(k.job("q1").verdict().verdict()).isEqualTo(Verdict.QUEUED);
+      String hintBefore = k.job("q1").verdict().unblockedBy();
+      // r0 finishes: one GPU comes back, q1 still needs more than the pool has
+      k.completed("r0", T0.plusSeconds(20));
+
+      List<QuotaEffect> e = k.tick(T0.plusSeconds(30));
+
+      assertThat(k.job("q1").verdict().verdict()).isEqualTo(Verdict.QUEUED);
+      assertThat(k.job("q1").verdict().unblockedBy()).as("the hint moved, kept in state")
+          .isNotEqualTo(hintBefore);
+      assertThat(of(VerdictIssued.class, e)).extracting(VerdictIssued::jobId)
+          .as("no verdict republished for a hint alone").doesNotContain("q1");
+    }
+
+    @Test
     void shouldServeTheQueueWithLessDecayedUsageFirstWhenThePoolIsContended() {
       KernelDriver k = new KernelDriver();
       // research used 4 GPUs for ten hours yesterday: its decayed usage is ahead of search's
