@@ -27,6 +27,7 @@ public final class InProcessTransport implements Transport {
     final Set<String> topics;
     S state;
     long refused;
+    final List<String> reasons = new ArrayList<>();
 
     Service(String name, KernelHost<S> host, Set<String> topics) {
       this.name = name;
@@ -39,6 +40,7 @@ public final class InProcessTransport implements Transport {
       HostResult<S> res = host.offer(host.clock(state), state, r.topic(), r.value(), null);
       state = res.state();
       refused += res.refused().size();
+      res.refused().forEach(x -> reasons.add(r.topic() + ": " + x.reason()));
       return res.records();
     }
   }
@@ -124,6 +126,13 @@ public final class InProcessTransport implements Transport {
   public Map<String, Long> refused() {
     Map<String, Long> out = new LinkedHashMap<>();
     services.forEach(s -> out.put(s.name, s.refused));
+    return out;
+  }
+
+  /** Why each service refused what it refused (the reasons its dead letters would carry). */
+  public Map<String, List<String>> refusals() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    services.forEach(s -> out.put(s.name, List.copyOf(s.reasons)));
     return out;
   }
 
