@@ -151,8 +151,12 @@ class AuditReplayTest {
       send(producer, TopicCatalogue.JOBS_SUBMITTED, ONLINE, JobSubmissions.onlineInference(ONLINE,
           "search-api", 1.0).gpus(8).gang(8, 1).at(FROM.plusSeconds(2400)).build(),
           FROM.plusSeconds(2400));
-      tick(producer, FROM.plusSeconds(2401));
-      settle();
+      // the clock goes on ticking (the cluster clock ticks every minute): placement asks at the
+      // first tick, preemption decides at the next, placement applies the answer at the third
+      for (int k = 0; k < 3; k++) {
+        tick(producer, FROM.plusSeconds(2401 + 60 * k));
+        settle();
+      }
       submit(producer, "job-c1", TO.plusSeconds(600), 8);
       tick(producer, TO.plusSeconds(601));
       settle();

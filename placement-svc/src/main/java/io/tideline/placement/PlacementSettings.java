@@ -89,8 +89,11 @@ public interface PlacementSettings {
   @WithDefault("PT5M")
   Duration passiveDefragInterval();
 
-  /** Inputs timed more than this after the cluster clock are refused (time is data). */
-  @WithDefault("PT10M")
+  /**
+   * Inputs timed more than this after the cluster clock are refused (time is data); the same for
+   * every kernel ({@code Inbox.MAX_INPUT_LEAD}), so inputs wait through a clock outage.
+   */
+  @WithDefault("P1D")
   Duration maxInputLead();
 
   /** P5: the wait a preemption avoids when the running jobs' declared durations do not tell. */

@@ -148,8 +148,11 @@ public interface PreemptionSettings {
   @WithDefault("PT1M")
   Duration maxViewLag();
 
-  /** Inputs timed more than this after the cluster clock are refused (time is data). */
-  @WithDefault("PT10M")
+  /**
+   * Inputs timed more than this after the cluster clock are refused (time is data); the same for
+   * every kernel ({@code Inbox.MAX_INPUT_LEAD}), so inputs wait through a clock outage.
+   */
+  @WithDefault("P1D")
   Duration maxInputLead();
 
   default PreemptionPolicy policy(String defaultCluster) {

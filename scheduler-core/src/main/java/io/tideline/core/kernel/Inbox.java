@@ -27,6 +27,16 @@ import org.pcollections.TreePMap;
  */
 public final class Inbox<T extends Timed> {
 
+  /**
+   * How far after a kernel's clock an input may be timed and still wait in the inbox: one day, the
+   * same for every kernel, so no kernel refuses a record another one accepts. Hostile times are
+   * refused at intake (event time against the record's timestamp, which the broker bounds); this
+   * bound is for a stalled cluster clock: inputs wait through a clock outage of up to a day and are
+   * applied, in order, when it ticks again, instead of being dead-lettered by one service while
+   * another admits them.
+   */
+  public static final java.time.Duration MAX_INPUT_LEAD = java.time.Duration.ofDays(1);
+
   /** The position of an entry in the canonical order. */
   public record Position(Instant at, int rank, String key, long seq) implements Comparable<Position> {
 

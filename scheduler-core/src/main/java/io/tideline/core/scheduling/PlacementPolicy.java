@@ -32,7 +32,8 @@ import java.util.TreeSet;
  * @param evictionGraceSeconds P3/P4: seconds an evicted job gets to checkpoint. Default 120
  * @param fragmentationReporting T2 events: when a report is published
  * @param maxInputLead an input timed more than this after the clock is refused (event time is
- *     data, and a far-future time must never wait for, or move, anyone's clock). Default 10 min
+ *     data, and a far-future time must never wait for, or move, anyone's clock). Default 1 day
+ *     ({@code Inbox.MAX_INPUT_LEAD}, the same for every kernel)
  * @param defaultExpectedWait P5: the wait a preemption avoids when the declared durations of the
  *     running jobs do not tell. Default 30 min
  * @param maxExpectedWait P5: cap on the estimated wait a request carries. Default 2 h
@@ -92,7 +93,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
   public static PlacementPolicy defaults(String cluster) {
     return new PlacementPolicy(cluster, "placement-2", PlacementConfig.DEFAULTS, 8, 4,
         DefragConfig.DEFAULTS, Duration.ofMinutes(15), Duration.ofMinutes(5), SlotClass.FLAT,
-        120, FragmentationReporting.Config.DEFAULTS, Duration.ofMinutes(10),
+        120, FragmentationReporting.Config.DEFAULTS, io.tideline.core.kernel.Inbox.MAX_INPUT_LEAD,
         Duration.ofMinutes(30), Duration.ofHours(2), Rights.QUOTA, new TreeSet<>(),
         Duration.ofMinutes(1), true);
   }

@@ -93,6 +93,21 @@ class PlacementKernelTest {
   }
 
   @Test
+  void shouldKeepWhatArrivesDuringAClockOutageAndPlaceItWhenTheClockTicksAgain() {
+    KernelDriver k = new KernelDriver().nodes(1, T0);
+    k.tick(ms(1));
+    // the cluster clock stalls for two hours; a job is submitted and admitted meanwhile
+    Instant during = T0.plus(java.time.Duration.ofHours(1));
+    JobRequest job = TestJobs.training("late", 8).submittedAt(during).build();
+    k.submit(job).admit(job, Verdict.SHARED, during);
+    assertThat(k.all(PlacementEffect.Refused.class)).as("nothing refused").isEmpty();
+
+    k.tick(T0.plus(java.time.Duration.ofHours(2)));
+
+    assertThat(k.decisions("late")).extracting(Decided::outcome).containsExactly(Outcome.PLACED);
+  }
+
+  @Test
   void shouldNeverPlaceMoreGpusThanTheVerdictAdmitted() {
     KernelDriver k = new KernelDriver().nodes(8, T0);
     JobRequest small = TestJobs.training("x", 1).submittedAt(T0).build();

@@ -23,7 +23,8 @@ import java.util.Objects;
  *     rest are counted per rule (a 10,000-job decision stays a readable message). Default 500
  * @param maxViewLag a request made on a ledger version the view has not folded yet waits for it
  *     at most this long, then is answered on the view as it is (saying so). Default 1 min
- * @param maxInputLead an input timed more than this after the clock is refused. Default 10 min
+ * @param maxInputLead an input timed more than this after the clock is refused. Default 1 day
+ *     ({@code Inbox.MAX_INPUT_LEAD}, the same for every kernel)
  * @param mode PLANNER (the rules), NAIVE (the twin's priority-only baseline) or NONE (refuse all)
  */
 public record PreemptionPolicy(String cluster, PreemptionConfig rules, PlacementConfig placement,
@@ -62,7 +63,7 @@ public record PreemptionPolicy(String cluster, PreemptionConfig rules, Placement
   public static PreemptionPolicy defaults(String cluster) {
     return new PreemptionPolicy(cluster, PreemptionConfig.DEFAULTS, PlacementConfig.DEFAULTS,
         Duration.ofMinutes(30), 1.0, LocalTime.MIDNIGHT, 500, Duration.ofMinutes(1),
-        Duration.ofMinutes(10), Mode.PLANNER);
+        io.tideline.core.kernel.Inbox.MAX_INPUT_LEAD, Mode.PLANNER);
   }
 
   /** This policy choosing victims another way (the twin's baselines). */

@@ -43,7 +43,7 @@ public record QuotaKernelConfig(
     QuotaInput.Definition bootstrap) {
 
   /** Default {@link #maxAheadOfClock}. */
-  public static final Duration MAX_AHEAD_OF_CLOCK = Duration.ofDays(1);
+  public static final Duration MAX_AHEAD_OF_CLOCK = io.tideline.core.kernel.Inbox.MAX_INPUT_LEAD;
   /** Default {@link #guaranteeReclaimRetry}. */
   public static final Duration GUARANTEE_RECLAIM_RETRY = Duration.ofMinutes(5);
   /** Default {@link #meteringInterval}. */
