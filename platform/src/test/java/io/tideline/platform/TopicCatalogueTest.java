@@ -27,10 +27,12 @@ class TopicCatalogueTest {
   }
 
   @Test
-  void shouldKeepTheLedgerInputLogsForeverForAudits() {
+  void shouldKeepTheLedgerInputLogsAndTheLedgerItselfForeverForAudits() {
+    // the input logs are what an audit replays; placement.ledger is the applied facts that
+    // preemption's view folds from the beginning, so it must keep its start too
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::retainedForever).map(TopicSpec::name))
         .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs",
-            "preemption.inputs");
+            "preemption.inputs", "placement.ledger");
     assertThat(TopicCatalogue.all()).filteredOn(TopicSpec::retainedForever)
         .allSatisfy(t -> assertThat(t.configs())
             .containsEntry("cleanup.policy", "delete").containsEntry("retention.ms", "-1"));
