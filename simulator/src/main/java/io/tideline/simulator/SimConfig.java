@@ -50,6 +50,10 @@ import java.util.Objects;
  * @param nightStart start of the night window (F Result: night shared-pool occupancy)
  * @param nightEnd end (exclusive) of the night window
  * @param onlineGuaranteeFraction Q1 online guaranteed = this × historical peak; default 0.7
+ * @param offlineGuaranteeCap Q1 offline guaranteed: each tenant's training queue is floored at the
+ *     GPUs of its largest key (non-preemptible) training job, so a key job can always run on its
+ *     guarantee; the floors together take at most this share of the GPUs the online floor leaves
+ *     (scaled down, in whole GPUs, beyond it); default 0.4
  * @param hardSplitHeadroom hard-split baseline: the inference partition is the online peak × (1 +
  *     this), rounded up to whole nodes; default 0.1
  */
@@ -81,6 +85,7 @@ public record SimConfig(
     LocalTime nightStart,
     LocalTime nightEnd,
     double onlineGuaranteeFraction,
+    double offlineGuaranteeCap,
     double hardSplitHeadroom) {
 
   /** The default 14-day, 2,000-GPU study. */
@@ -101,7 +106,7 @@ public record SimConfig(
       1.0, 72.0, 6.0,
       Duration.ofMinutes(5),
       LocalTime.of(0, 0), LocalTime.of(6, 0),
-      0.7, 0.1);
+      0.7, 0.4, 0.1);
 
   public SimConfig {
     Objects.requireNonNull(start, "start");
@@ -135,7 +140,7 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation, rate,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
-        onlineGuaranteeFraction, hardSplitHeadroom);
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom);
   }
 
   /** This config starting at {@code at} (the through-Kafka mode puts its day near the present). */
@@ -144,7 +149,7 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
         jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
         minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
-        nightEnd, onlineGuaranteeFraction, hardSplitHeadroom);
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom);
   }
 
   /** This config with another seed, horizon and fleet size (the main's options). */
@@ -154,6 +159,6 @@ public record SimConfig(
         jobsPerDay * nodes / (double) this.nodes,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
-        onlineGuaranteeFraction, hardSplitHeadroom);
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom);
   }
 }

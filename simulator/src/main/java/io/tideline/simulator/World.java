@@ -378,26 +378,53 @@ public final class World {
 
   /**
    * Q1/Q2 for the twin's tenants: the online queue's floor is {@code onlineFloorShare} of the
-   * services' peaks (Q1: 70%), with the right to preempt; every training tenant borrows from the
-   * shared pool, critical jobs may preempt. Online instances are declared non-preemptible (W1);
-   * those above the floor borrow the shared pool (Q3, ADR 0007).
+   * services' peaks (Q1: 70%), with the right to preempt; each tenant's training queue is floored
+   * at its key training jobs' need ({@link #offlineFloors}), the rest is the shared pool every
+   * tenant borrows from; critical jobs may preempt. Online instances are declared non-preemptible
+   * (W1); those above the floor borrow the shared pool (Q3, ADR 0007).
    */
   String quotaDocument() {
     long floor = (long) Math.ceil(onlineFloorShare * onlinePeaks - 1e-9);
+    java.util.Map<String, Long> offline = offlineFloors(floor);
+    long total = floor + offline.values().stream().mapToLong(Long::longValue).sum();
     StringBuilder sb = new StringBuilder();
     sb.append("version: \"twin-").append(config.seed()).append("\"\n")
         .append("fleetGpus: ").append(config.fleetGpus()).append("\nnodes:\n");
-    node(sb, "twin", "ORGANISATION", null, floor, null);
+    node(sb, "twin", "ORGANISATION", null, total, null);
     node(sb, "twin/" + ONLINE, "BUSINESS_LINE", null, floor, "[ONLINE_INFERENCE]");
     node(sb, "twin/" + ONLINE + "/" + ONLINE, "TEAM", null, floor, null);
     node(sb, "twin/" + ONLINE + "/" + ONLINE + "/inference", "QUEUE", "INFERENCE", floor, null);
     for (String tenant : config.tenants()) {
-      node(sb, "twin/" + tenant, "BUSINESS_LINE", null, 0, "[CRITICAL_JOBS]");
-      node(sb, "twin/" + tenant + "/" + TEAM, "TEAM", null, 0, null);
-      node(sb, "twin/" + tenant + "/" + TEAM + "/training", "QUEUE", "TRAINING", 0, null);
+      long f = offline.getOrDefault(tenant, 0L);
+      node(sb, "twin/" + tenant, "BUSINESS_LINE", null, f, "[CRITICAL_JOBS]");
+      node(sb, "twin/" + tenant + "/" + TEAM, "TEAM", null, f, null);
+      node(sb, "twin/" + tenant + "/" + TEAM + "/training", "QUEUE", "TRAINING", f, null);
       node(sb, "twin/" + tenant + "/" + TEAM + "/batch", "QUEUE", "BATCH", 0, null);
     }
     return sb.toString();
+  }
+
+  /**
+   * Q1 offline guaranteed, "the minimum GPUs of the key training jobs": per tenant, the GPUs of its
+   * largest non-preemptible training job in the scenario (one key job can always run on its
+   * guarantee; the others queue for it), together at most {@link SimConfig#offlineGuaranteeCap()}
+   * of the GPUs the online floor leaves, scaled down in whole GPUs beyond that.
+   */
+  java.util.Map<String, Long> offlineFloors(long onlineFloor) {
+    java.util.Map<String, Long> need = new java.util.TreeMap<>();
+    for (JobSpec j : scenario.jobs()) {
+      if (!j.preemptible() && j.workloadClass() != io.tideline.core.model.WorkloadClass.BATCH_INFERENCE
+          && j.gpuShare() >= 1) {
+        need.merge(j.tenant(), (long) j.gpus(), Math::max);
+      }
+    }
+    long sum = need.values().stream().mapToLong(Long::longValue).sum();
+    double cap = config.offlineGuaranteeCap() * Math.max(0, config.fleetGpus() - onlineFloor);
+    if (sum > cap) {
+      double scale = cap / sum;
+      need.replaceAll((t, g) -> (long) Math.floor(g * scale));
+    }
+    return need;
   }
 
   private static void node(StringBuilder sb, String path, String kind, String lane, long floor,
