@@ -32,7 +32,7 @@ public class QuotaStreams {
         config.idleConfig(), config.pricingConfig(), DailySlotSchedule.EXAMPLE,
         config.meteringInterval(), config.currency(), bootstrap(config.definitionFile()),
         intake.limits());
-    return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters);
+    return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters, intake.bounds());
   }
 
   /** Reads {@code classpath:NAME} or a file path. */

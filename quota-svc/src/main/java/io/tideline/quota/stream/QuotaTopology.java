@@ -2,6 +2,7 @@ package io.tideline.quota.stream;
 
 import io.tideline.events.LedgerInput;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import io.tideline.quota.config.QuotaPolicy;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -57,6 +58,15 @@ public final class QuotaTopology {
    */
   public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
       QuotaListener listener) {
+    return build(policy, serdeConfig, listener,
+        InputBounds.DEFAULTS.withSubmissions(policy.intakeLimits()));
+  }
+
+  /**
+   * Builds the topology; the gate holds every input to {@code bounds} ({@code tideline.intake.*}).
+   */
+  public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
+      QuotaListener listener, InputBounds bounds) {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(store(STATE_STORE));
     builder.addStateStore(store(JOBS_STORE));
@@ -69,7 +79,7 @@ public final class QuotaTopology {
       KStream<String, Routed> s = builder
           .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
               .withName("read-" + topic))
-          .process(() -> new InputGate(policy.service(), policy.cluster(), policy.intakeLimits(),
+          .process(() -> new InputGate(policy.service(), policy.cluster(), bounds,
               deserializer(serdeConfig), listener));
       gated = gated == null ? s : gated.merge(s);
     }
