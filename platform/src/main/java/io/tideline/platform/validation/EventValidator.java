@@ -154,7 +154,7 @@ public final class EventValidator {
     List<String> problems = new ArrayList<>();
     Instant reference = recordTimestamp >= 0 ? Instant.ofEpochMilli(recordTimestamp) : null;
     walk(record, record.getSchema().getName(), "", reference, problems);
-    if (problems.isEmpty()) {
+    if (problems.size() < 5) {
       recordRules(topic, key, event, problems);
     }
     return problems.isEmpty() ? null : subject(event) + ": " + String.join("; ", problems);
