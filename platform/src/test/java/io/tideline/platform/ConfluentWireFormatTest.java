@@ -164,8 +164,9 @@ class ConfluentWireFormatTest {
     ContractSubjects.register(infra.registry().url(), subjects);
     infra.broker().createTopics(subjects.stream().map(ContractSubjects.Subject::topic)
         .toArray(String[]::new));
+    // auto-register finds the version `schemas register` published (same content, same id)
     Map<String, Object> generic = new java.util.HashMap<>(
-        AvroSerdes.serdeConfig(infra.registry().url(), false));
+        AvroSerdes.serdeConfig(infra.registry().url(), true));
     generic.put(io.apicurio.registry.serde.avro.AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, false);
     generic.remove(io.apicurio.registry.serde.avro.AvroSerdeConfig.AVRO_DATUM_PROVIDER);
     Map<String, byte[]> bodies = new java.util.HashMap<>();

@@ -81,8 +81,10 @@ public final class SchemaRegistryServer implements AutoCloseable {
         "-jar", jar.toString()))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    // WRITE_DELAY=0: every change is on disk before the registry answers, so a kill -9 right
+    // after a registration loses nothing (H2's default keeps up to a second in memory)
     pb.environment().put("REGISTRY_DATASOURCE_URL",
-        "jdbc:h2:file:" + storage.resolve("registry").toAbsolutePath());
+        "jdbc:h2:file:" + storage.resolve("registry").toAbsolutePath() + ";WRITE_DELAY=0");
     Process p = pb.start();
     process = p;
     Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
