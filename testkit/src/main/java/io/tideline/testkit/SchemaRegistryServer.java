@@ -62,6 +62,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
   /** Starts the registry process on {@code port} with its H2 storage under {@code storage}. */
   public static SchemaRegistryServer startProcess(Path storage, int port) {
     try {
+      Files.createDirectories(storage);
       Path log = Files.createTempFile("apicurio-registry-", ".log");
       SchemaRegistryServer server = new SchemaRegistryServer("http://127.0.0.1:" + port, port,
           storage, null, log);

@@ -77,12 +77,15 @@ def decode(bootstrap, registry, topics):
         deadline = time.monotonic() + 60
         while remaining and time.monotonic() < deadline:
             msg = consumer.poll(1.0)
+            # done with a partition once its position passed its end offset (a transaction's
+            # commit marker can be the last offset: no message ever carries it)
+            for tp in consumer.position([TopicPartition(topic, p) for p in list(remaining)]):
+                if tp.offset >= remaining[tp.partition]:
+                    remaining.pop(tp.partition, None)
             if msg is None:
                 continue
             if msg.error():
                 raise SystemExit("consume error: %s" % msg.error())
-            if msg.offset() >= remaining.get(msg.partition(), 0) - 1:
-                remaining.pop(msg.partition(), None)
             raw = msg.value()
             if raw is None:
                 continue
