@@ -31,8 +31,8 @@ public interface IntakeConfig {
   @WithDefault("253")
   int maxIdLength();
 
-  /** Any other string: at most this many characters. */
-  @WithDefault("4096")
+  /** Any other string, and any map key: at most this many characters. */
+  @WithDefault("16384")
   int maxTextLength();
 
   /** A quota definition document: at most this many characters. */

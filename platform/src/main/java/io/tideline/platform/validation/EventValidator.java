@@ -45,7 +45,7 @@ import org.apache.avro.generic.IndexedRecord;
  * <ol>
  *   <li><b>Field bounds</b>, walking the record by its schema, so no field of any contract is
  *       unbounded: identifiers 1–{@link InputBounds#maxIdLength} characters, other strings,
- *       lists and maps bounded, every number finite (no NaN, no infinity) and inside its range
+ *       map keys, lists and maps bounded, every number finite (no NaN, no infinity) and inside its range
  *       (a node's GPUs in [1, {@link InputBounds#maxGpusPerNode}], a GPU index below it, a share
  *       in (0, 1], a utilisation in [0, 100] …), every time on or after
  *       {@link InputBounds#earliest}.
@@ -327,7 +327,7 @@ public final class EventValidator {
         }
         for (Map.Entry<?, ?> e : m.entrySet()) {
           String k = String.valueOf(e.getKey());
-          if (k.length() > bounds.maxIdLength()) {
+          if (k.length() > bounds.maxTextLength()) {
             out.add(path + " has a key of " + k.length() + " characters (" + Clip.of(k) + ")");
             return;
           }

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  *
  * @param maxIdLength identifiers (job, node, GPU, user, tenant, team, service, cluster, model …):
  *     1 to this many characters (253, the longest Kubernetes object name)
- * @param maxTextLength any other string (messages, names, reasons): at most this many characters
+ * @param maxTextLength any other string (messages, reasons, rule traces) and any map key: at most
+ *     this many characters (16,384)
  * @param maxDocumentLength a quota definition document: at most this many characters (1 MiB)
  * @param maxUrlLength a URL (webhooks): at most this many characters
  * @param maxListSize any array or map: at most this many entries
@@ -53,7 +54,7 @@ public record InputBounds(
     Set<String> notifyChannels) {
 
   /** The documented defaults. */
-  public static final InputBounds DEFAULTS = new InputBounds(253, 4096, 1 << 20, 2048, 10_000,
+  public static final InputBounds DEFAULTS = new InputBounds(253, 16_384, 1 << 20, 2048, 10_000,
       64, 16 << 20, SubmissionLimits.DEFAULTS, Instant.parse("2000-01-01T00:00:00Z"),
       Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(731), Set.of("https"),
       Set.of("SLACK", "EMAIL"));
