@@ -47,6 +47,26 @@ class TopicCatalogueTest {
     }
   }
 
+  /**
+   * Issue #16 finding 2: every topic a service consumes has a dead-letter topic, so a record it
+   * cannot use always has somewhere to go with its reason (the ledgers' input logs, written only
+   * by their own intake, and internal topics use {@code streams.dlq}).
+   */
+  @Test
+  void shouldGiveEveryTopicAServiceConsumesADeadLetterTopic() {
+    Set<String> services = Set.of("telemetry", "forecaster", "quota", "placement", "preemption",
+        "notifier", "all");
+    assertThat(TopicCatalogue.find("streams.dlq")).isPresent();
+    assertThat(TopicCatalogue.all()).filteredOn(t -> !t.name().endsWith(".dlq")
+            && !t.retainedForever())
+        .filteredOn(t -> {
+          String consumers = t.flow().substring(t.flow().indexOf("->") + 2);
+          return services.stream().anyMatch(consumers::contains);
+        })
+        .allSatisfy(t -> assertThat(TopicCatalogue.find(t.deadLetterTopic()))
+            .as("%s (%s) has a %s", t.name(), t.flow(), t.deadLetterTopic()).isPresent());
+  }
+
   @Test
   void shouldListEveryTopicOnce() {
     var names = TopicCatalogue.all().stream().map(TopicSpec::name).toList();

@@ -2,49 +2,57 @@ package io.tideline.forecaster.topology;
 
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.events.DeadLetter;
-import java.util.function.BiFunction;
+import io.tideline.platform.validation.Clip;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.RecordIntake;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Decodes raw input bytes with the registry deserializer and checks them, so that no record —
- * not even one that is not Avro — can stop the topology: a refused record becomes a
+ * Decodes raw input bytes with the registry deserializer and checks them with the platform's
+ * shared {@link EventValidator} (the rules every consumer of the topic applies, ADR 0012), so that
+ * no record — not even one that is not Avro — can stop the topology: a refused record becomes a
  * {@link DeadLetter} with the reason, the original bytes and where it came from.
  */
 final class Decoder<T> {
 
-  static final String DESERIALIZATION = "DESERIALIZATION";
-  static final String VALIDATION = "VALIDATION";
+  static final String DESERIALIZATION = DeadLetters.DESERIALIZATION;
+  static final String VALIDATION = DeadLetters.VALIDATION;
+
+  /** Why a decoded event cannot be used, or null. */
+  @FunctionalInterface
+  interface Checker<T> {
+    String problem(String topic, byte[] key, T event, long timestamp);
+  }
 
   private final Class<T> type;
   private final String typeName;
   private final Deserializer<? super T> deserializer;
-  private final BiFunction<byte[], T, String> validator;
-  private final boolean tombstonesAllowed;
+  private final EventValidator validator;
+  private final Checker<T> checker;
   private final String service;
   private final ForecastMeters meters;
 
-  /**
-   * @param validator returns why a decoded record is unacceptable, or null when it is fine
-   * @param tombstonesAllowed whether a null value is a deletion (compacted topics) or an error
-   */
-  Decoder(Class<T> type, Deserializer<T> deserializer, BiFunction<byte[], T, String> validator,
-      boolean tombstonesAllowed, String service, ForecastMeters meters) {
-    this(type, type.getSimpleName(), deserializer, validator, tombstonesAllowed, service, meters);
+  /** A decoder of generated records, checked by {@code validator} as a whole. */
+  Decoder(Class<T> type, Deserializer<T> deserializer, EventValidator validator, String service,
+      ForecastMeters meters) {
+    this(type, type.getSimpleName(), deserializer, validator, validator::problem, service,
+        meters);
   }
 
   /**
    * @param typeName the event type as errors name it, when {@code type} is a projection of it
    *     (telemetry is read as {@link SampleFacts} of a {@code GpuSample})
+   * @param checker the check of a decoded value (the validator's, field by field, for a
+   *     projection)
    */
   Decoder(Class<T> type, String typeName, Deserializer<? super T> deserializer,
-      BiFunction<byte[], T, String> validator, boolean tombstonesAllowed, String service,
-      ForecastMeters meters) {
+      EventValidator validator, Checker<T> checker, String service, ForecastMeters meters) {
     this.type = type;
     this.typeName = typeName;
     this.deserializer = deserializer;
     this.validator = validator;
-    this.tombstonesAllowed = tombstonesAllowed;
+    this.checker = checker;
     this.service = service;
     this.meters = meters;
   }
@@ -52,23 +60,20 @@ final class Decoder<T> {
   /** Decodes one record read from {@code topic}-{@code partition} at {@code offset}. */
   Decoded<T> decode(String topic, int partition, long offset, byte[] key, byte[] value,
       Headers headers, long timestamp) {
-    // 1. A null value: a deletion where the topic is compacted, else an empty record.
+    // 1. A null value: a deletion where the topic's entries are deleted so, else refused.
     if (value == null) {
-      if (!tombstonesAllowed) {
-        return refuse(topic, partition, offset, key, null, timestamp, DESERIALIZATION,
-            "empty record (null value)");
-      }
-      String error = validator.apply(key, null);
+      String error = validator.tombstoneProblem(topic, key);
       return error == null ? Decoded.tombstoned()
-          : refuse(topic, partition, offset, key, null, timestamp, VALIDATION, error);
+          : refuse(topic, partition, offset, key, null, timestamp,
+              EventValidator.tombstonesAllowed(topic) ? VALIDATION : DESERIALIZATION, error);
     }
     // 2. Decode through the registry.
     Object decoded;
     try {
       decoded = deserializer.deserialize(topic, headers, value);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError e) {
       return refuse(topic, partition, offset, key, value, timestamp, DESERIALIZATION, "not a "
-          + typeName + " in the registry's Avro wire format: " + rootMessage(e));
+          + typeName + " in the registry's Avro wire format: " + RecordIntake.rootMessage(e));
     }
     if (!type.isInstance(decoded)) {
       return refuse(topic, partition, offset, key, value, timestamp, DESERIALIZATION,
@@ -77,7 +82,12 @@ final class Decoder<T> {
     }
     // 3. Check what the schema cannot say.
     T event = type.cast(decoded);
-    String error = validator.apply(key, event);
+    String error;
+    try {
+      error = checker.problem(topic, key, event, timestamp);
+    } catch (RuntimeException e) {
+      error = "could not be checked: " + e;
+    }
     return error == null ? Decoded.ok(event)
         : refuse(topic, partition, offset, key, value, timestamp, VALIDATION, error);
   }
@@ -86,16 +96,6 @@ final class Decoder<T> {
       long timestamp, String errorClass, String error) {
     meters.deadLettered(topic, errorClass);
     return Decoded.refused(DeadLetters.envelope(topic, partition, offset, key, value, errorClass,
-        error, service, timestamp));
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root == t ? String.valueOf(t.getMessage())
-        : t.getMessage() + " (caused by " + root.getClass().getSimpleName() + ": "
-            + root.getMessage() + ")";
+        Clip.reason(error, 2_000), service, timestamp));
   }
 }

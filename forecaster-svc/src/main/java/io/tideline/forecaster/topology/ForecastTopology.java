@@ -14,9 +14,13 @@ import io.tideline.forecaster.topology.ServiceInput.JobChange;
 import io.tideline.forecaster.topology.ServiceInput.NodeChange;
 import io.tideline.forecaster.topology.ServiceInput.Tick;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.intake.EventChecks;
+import io.tideline.platform.validation.Clip;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -80,9 +84,19 @@ public final class ForecastTopology {
     return build(settings, serdes, meters, StoreKind.PERSISTENT);
   }
 
-  /** The same topology with stores of the given kind. */
+  /** The same topology with stores of the given kind and the default input bounds. */
   public static Topology build(ForecastSettings settings, ForecastSerdes serdes,
       ForecastMeters meters, StoreKind kind) {
+    return build(settings, serdes, meters, kind, InputBounds.DEFAULTS);
+  }
+
+  /**
+   * The topology with stores of the given kind, holding every input to {@code bounds}
+   * ({@code tideline.intake.*}: the same checks every consumer of these topics applies).
+   */
+  public static Topology build(ForecastSettings settings, ForecastSerdes serdes,
+      ForecastMeters meters, StoreKind kind, InputBounds bounds) {
+    EventValidator validator = new EventValidator(bounds);
     StreamsBuilder builder = new StreamsBuilder();
     Serde<byte[]> bytes = Serdes.ByteArray();
     Serde<String> strings = Serdes.String();
@@ -101,37 +115,37 @@ public final class ForecastTopology {
     KStream<String, Object> marked = builder
         .stream(TopicCatalogue.GPU_TELEMETRY, Consumed.with(bytes, bytes).withName("telemetry-in"))
         .process(() -> new UsageMarker(settings, meters, new Decoder<>(SampleFacts.class,
-            "GpuSample", serdes.telemetry(), ForecastTopology::checkSample, false,
-            settings.service(), meters)), Named.as("usage-marker"),
+            "GpuSample", serdes.telemetry(), validator,
+            (topic, key, facts, ts) -> checkSample(validator, facts, ts), settings.service(),
+            meters)), Named.as("usage-marker"),
             ForecastStores.GPUS, ForecastStores.TELEMETRY_CLOCK);
     KStream<byte[], Decoded<ClockTick>> ticks = builder
         .stream(TopicCatalogue.CLUSTER_CLOCK, Consumed.with(bytes, bytes)
-            .withTimestampExtractor(new ClockTimestamps(serdes.ticks())).withName("clock-in"))
+            .withTimestampExtractor(new ClockTimestamps(serdes.ticks(), validator)).withName("clock-in"))
         .processValues(() -> new DecodeProcessor<>(new Decoder<>(ClockTick.class, serdes.ticks(),
-            ForecastTopology::checkTick, false, settings.service(), meters)),
-            Named.as("clock-decode"));
+            validator, settings.service(), meters)), Named.as("clock-decode"));
     KStream<byte[], Decoded<Holiday>> holidays = builder
         .stream(FORECAST_HOLIDAYS, Consumed.with(bytes, bytes).withName("holidays-in"))
         .processValues(() -> new DecodeProcessor<>(new Decoder<>(Holiday.class,
-            serdes.holidays(), ForecastTopology::checkHoliday, true, settings.service(), meters)),
+            serdes.holidays(), validator, settings.service(), meters)),
             Named.as("holidays-decode"));
     KStream<byte[], Decoded<JobSubmitted>> submissions = builder
         .stream(TopicCatalogue.JOBS_SUBMITTED, Consumed.with(bytes, bytes).withName("jobs-in"))
         .processValues(() -> new DecodeProcessor<>(new Decoder<>(JobSubmitted.class,
-            serdes.submissions(), ForecastTopology::checkSubmission, false, settings.service(),
-            meters)), Named.as("jobs-decode"));
+            serdes.submissions(), validator, settings.service(), meters)),
+            Named.as("jobs-decode"));
     KStream<byte[], Decoded<JobLifecycle>> lifecycle = builder
         .stream(TopicCatalogue.JOBS_LIFECYCLE, Consumed.with(bytes, bytes)
             .withName("lifecycle-in"))
         .processValues(() -> new DecodeProcessor<>(new Decoder<>(JobLifecycle.class,
-            serdes.lifecycle(), ForecastTopology::checkLifecycle, false, settings.service(),
-            meters)), Named.as("lifecycle-decode"));
+            serdes.lifecycle(), validator, settings.service(), meters)),
+            Named.as("lifecycle-decode"));
     KStream<byte[], Decoded<NodeInventory>> inventory = builder
         .stream(TopicCatalogue.CLUSTER_INVENTORY, Consumed.with(bytes, bytes)
             .withName("inventory-in"))
         .processValues(() -> new DecodeProcessor<>(new Decoder<>(NodeInventory.class,
-            serdes.inventory(), ForecastTopology::checkInventory, true, settings.service(),
-            meters)), Named.as("inventory-decode"));
+            serdes.inventory(), validator, settings.service(), meters)),
+            Named.as("inventory-decode"));
     // Each input dead-letters on its own sink, so the inputs stay in separate sub-topologies
     // (a shared sink would tie gpu.telemetry's tasks to the clock's single partition).
     marked.filter((k, v) -> v instanceof UsageMarker.Refused, Named.as("telemetry-refused"))
@@ -173,19 +187,19 @@ public final class ForecastTopology {
             v.value().getServiceId() == null ? "" : v.value().getServiceId(), Long.MIN_VALUE)),
             Named.as("job-submissions"))
         .merge(lifecycle
-            .filter((k, v) -> !v.refused() && settings.cluster().equals(v.value().getCluster())
+            .filter((k, v) -> !v.refused() && ours(settings, v.value())
                 && lifecycleEnd(v.value()) != null, Named.as("lifecycle-accepted"))
             .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getJobId(),
                 new JobChange(v.value().getJobId(), "", "", lifecycleEnd(v.value()))),
                 Named.as("job-lifecycle")), Named.as("job-changes"));
-    // Nodes: the GPUs that can take work (a drained node's cannot; a tombstone = left).
+    // Nodes: the GPUs that can take work (a drained or departed node's cannot). A tombstone is
+    // refused by the shared check, as by every consumer: a node leaves with a LEFT event.
     KStream<String, ServiceInput> nodeInputs = inventory
-        .filter((k, v) -> !v.refused() && (v.tombstone()
-            || settings.cluster().equals(v.value().getCluster())), Named.as("inventory-accepted"))
+        .filter((k, v) -> !v.refused() && !v.tombstone() && ours(settings, v.value()),
+            Named.as("inventory-accepted"))
         .map((k, v) -> {
-          String node = v.tombstone() ? new String(k, StandardCharsets.UTF_8)
-              : v.value().getNodeId();
-          int gpus = v.tombstone() ? 0 : switch (v.value().getChange()) {
+          String node = v.value().getNodeId();
+          int gpus = switch (v.value().getChange()) {
             case JOINED, UPDATED -> v.value().getGpuCount();
             case DRAINED, LEFT -> 0;
           };
@@ -244,14 +258,43 @@ public final class ForecastTopology {
         Serdes.String(), values).withCachingEnabled().withLoggingEnabled(java.util.Map.of());
   }
 
-  static String checkSample(byte[] key, SampleFacts s) {
+  /**
+   * The shared check of a sample read as {@link SampleFacts}: field by field, the bounds every
+   * other consumer of {@code gpu.telemetry} applies to the whole {@code GpuSample}.
+   */
+  static String checkSample(EventValidator validator, SampleFacts s, long timestamp) {
+    String subject = "GpuSample " + Clip.of(s.gpuId()) + ": ";
     if (s.gpuId() == null || s.gpuId().isBlank()) {
-      return "gpuId is empty";
+      return "GpuSample: gpuId is required";
     }
-    if (s.sampledAt() < 0) {
-      return "sampledAt of GPU " + s.gpuId() + " is before 1970";
+    for (String[] f : new String[][] {{"gpuId", s.gpuId()}, {"jobId", s.jobId()},
+        {"serviceId", s.serviceId()}}) {
+      String p = validator.stringProblem("GpuSample", f[0], f[1]);
+      if (p != null) {
+        return subject + p;
+      }
     }
-    return null;
+    SampleFacts.Rest rest = s.rest();
+    if (rest.longestText() != null
+        && rest.longestLength() > validator.maxLength(rest.longestText())) {
+      return subject + rest.longestText() + " has " + rest.longestLength()
+          + " characters, at most " + validator.maxLength(rest.longestText()) + " allowed";
+    }
+    String p = validator.numberProblem("GpuSample", "gpuIndex", rest.gpuIndex());
+    for (int i = 0; p == null && i < rest.figures().length; i++) {
+      p = validator.numberProblem("GpuSample", SampleFacts.Rest.FIGURES[i], rest.figures()[i]);
+    }
+    if (p == null) {
+      String t = validator.timeProblem(Instant.ofEpochMilli(s.sampledAt()),
+          timestamp >= 0 ? Instant.ofEpochMilli(timestamp) : null);
+      p = t == null ? null : "sampledAt " + t;
+    }
+    return p == null ? null : subject + p;
+  }
+
+  /** Whether an event is about this forecaster's cluster (a blank cluster: the default one). */
+  private static boolean ours(ForecastSettings settings, Object event) {
+    return settings.cluster().equals(EventChecks.clusterOf(event, settings.cluster()));
   }
 
   /** The end time of a lifecycle fact that ends a job; MIN_VALUE for a (re)start; else null. */
@@ -263,52 +306,4 @@ public final class ForecastTopology {
     };
   }
 
-  static String checkSubmission(byte[] key, JobSubmitted j) {
-    return j.getJobId() == null || j.getJobId().isBlank() ? "jobId is empty" : null;
-  }
-
-  static String checkLifecycle(byte[] key, JobLifecycle l) {
-    if (l.getJobId() == null || l.getJobId().isBlank()) {
-      return "jobId is empty";
-    }
-    return l.getOccurredAt() == null ? "occurredAt of job " + l.getJobId() + " is missing" : null;
-  }
-
-  static String checkInventory(byte[] key, NodeInventory n) {
-    if (n == null) {
-      return key == null ? "tombstone without a key: a node's key must be its node id" : null;
-    }
-    if (n.getNodeId() == null || n.getNodeId().isBlank()) {
-      return "nodeId is empty";
-    }
-    return n.getGpuCount() < 0
-        ? "node " + n.getNodeId() + " reports " + n.getGpuCount() + " GPUs" : null;
-  }
-
-  static String checkTick(byte[] key, ClockTick t) {
-    if (t.getCluster() == null || t.getCluster().isBlank()) {
-      return "tick " + t.getSequence() + " names no cluster";
-    }
-    if (t.getIntervalMillis() <= 0) {
-      return "tick " + t.getSequence() + " has interval " + t.getIntervalMillis()
-          + " ms; it must be positive";
-    }
-    return null;
-  }
-
-  static String checkHoliday(byte[] key, Holiday h) {
-    if (key == null) {
-      return "no key: a holiday's key must be its ISO date (yyyy-MM-dd)";
-    }
-    String date = new String(key, StandardCharsets.UTF_8);
-    try {
-      LocalDate.parse(date);
-    } catch (DateTimeParseException e) {
-      return "key '" + date + "' is not an ISO date (yyyy-MM-dd)";
-    }
-    if (h != null && !date.equals(h.getDate())) {
-      return "holiday date '" + h.getDate() + "' differs from its key '" + date + "'";
-    }
-    return null;
-  }
 }

@@ -227,7 +227,7 @@ class ForecastTopologyTest {
       assertThat(telemetry.get(0).getOffset()).isEqualTo(0);
       assertThat(telemetry.get(0).getService()).isEqualTo("forecaster-svc");
       assertThat(telemetry.get(1).getErrorClass()).isEqualTo("VALIDATION");
-      assertThat(telemetry.get(1).getError()).isEqualTo("gpuId is empty");
+      assertThat(telemetry.get(1).getError()).isEqualTo("GpuSample: gpuId is required");
       assertThat(telemetry.get(1).getOffset()).isEqualTo(1);
       DeadLetter tick = f.deadLetters("cluster.clock").get(0);
       assertThat(tick.getErrorClass()).isEqualTo("DESERIALIZATION");
