@@ -27,8 +27,8 @@ import java.util.Objects;
  * @param coldStartMinMargin smallest margin of a cold-start forecast above the last known level:
  *     p90 = level × (1 + margin); default 0.2
  * @param coldStartSpreadFactor how much the recent spread of usage (p90 over p50 of the samples of
- *     the last level window, minus 1) widens the cold-start margin; default 2.0, so a service whose
- *     recent samples spread by 15% reserves 30% above its level
+ *     the last level window, minus 1) widens the cold-start margin; default 1.0: a service whose
+ *     recent samples spread by 35% reserves 35% above its level (20% at least)
  * @param persistenceLookback how far back the last known level is looked for: a gap in telemetry
  *     never makes it 0, the last slot with data stands until data resumes; default 24 h
  * @param shiftRatio ratio of actual usage to its same-slot median beyond which (either way) a
@@ -50,7 +50,7 @@ public record CalibrationConfig(
 
   /** The documented defaults. */
   public static final CalibrationConfig DEFAULTS = new CalibrationConfig(0.5, Duration.ofDays(7),
-      0.03, 24, 0.2, 2.0, Duration.ofHours(24), 2.0, Duration.ofHours(3));
+      0.03, 24, 0.2, 1.0, Duration.ofHours(24), 2.0, Duration.ofHours(3));
 
   public CalibrationConfig {
     Objects.requireNonNull(calibrationWindow, "calibrationWindow");

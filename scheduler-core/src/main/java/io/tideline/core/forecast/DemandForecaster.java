@@ -39,7 +39,9 @@ import java.util.OptionalDouble;
  *       {@link CalibrationConfig#minResiduals()} forecasts have settled, the same-slot spread
  *       (p90 / p50 of the slot) scales the blended median instead.
  *   <li><b>Cold start</b>: a service with no same-slot history is forecast from its first complete
- *       slot on, as its last known level with a margin {@code max(min, k · spread)}, where spread
+ *       slot on, as its last known level with a margin {@code max(min, k · spread)}
+ *       ({@link CalibrationConfig#coldStartMinMargin()}, {@link
+ *       CalibrationConfig#coldStartSpreadFactor()}), where spread
  *       is p90 / p50 − 1 of its samples over the last level window: the margin widens with the
  *       uncertainty the service shows, and gives way to the calibrated one once forecasts have
  *       settled. Such a forecast (and its reservation) has basis {@link ForecastBasis#COLD_START}.

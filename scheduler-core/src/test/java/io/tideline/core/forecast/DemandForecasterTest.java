@@ -54,9 +54,9 @@ class DemandForecasterTest {
     SlotForecast f = forecaster.forecast(h, Calibration.EMPTY, at("2026-11-16T08:45:00Z"),
         noHolidays, at("2026-11-16T08:30:00Z"));
 
-    // spread p90 / p50 - 1 = 60% x 2 = 120% above the last level
+    // spread p90 / p50 - 1 = 60%: 60% above the last level
     assertThat(f.basis()).isEqualTo(ForecastBasis.COLD_START);
-    assertThat(f.p90() / f.p50()).isCloseTo(2.2, within(0.05));
+    assertThat(f.p90() / f.p50()).isCloseTo(1.6, within(0.03));
   }
 
   @Test
