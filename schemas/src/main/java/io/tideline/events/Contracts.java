@@ -40,6 +40,29 @@ public final class Contracts {
       FragmentationReport.class,
       LedgerInput.class);
 
+  /**
+   * Every record that is the value of a kernel's state store (ADR 0008: typed persisted state):
+   * checked like the topic records, so a stored entity written by one version is read by the
+   * next.
+   */
+  public static final List<Class<? extends SpecificRecord>> STATE_RECORDS = List.of(
+      io.tideline.state.ForecastHistory.class,
+      io.tideline.state.ForecastHolding.class,
+      io.tideline.state.ForecastCalibration.class,
+      io.tideline.state.ForecastGpu.class,
+      io.tideline.state.ForecastJob.class,
+      io.tideline.state.ForecastNode.class,
+      io.tideline.state.ForecastHoliday.class,
+      io.tideline.state.ForecastClock.class,
+      io.tideline.state.ForecastSlotMap.class);
+
+  /** The topic records and the state records: everything the compatibility check covers. */
+  public static List<Class<? extends SpecificRecord>> all() {
+    List<Class<? extends SpecificRecord>> out = new java.util.ArrayList<>(TOPIC_RECORDS);
+    out.addAll(STATE_RECORDS);
+    return out;
+  }
+
   private Contracts() {}
 
   /** The schema a generated record class was built from. */
