@@ -10,7 +10,7 @@ import org.apache.avro.io.Decoder;
 
 /**
  * Reads {@link SampleFacts} from a {@code GpuSample} written with any registered version of its
- * schema (the writer schema the registry resolves from the record's id): the five fields the
+ * schema (the writer schema the registry resolves from the record's id): the six fields the
  * forecaster needs are read, every other field is skipped by a skipper compiled once per writer
  * schema, without building strings or objects for it.
  *
@@ -21,7 +21,7 @@ import org.apache.avro.io.Decoder;
  */
 final class SampleFactsReader implements DatumReader<Object> {
 
-  private enum Take { GPU_ID, SAMPLED_AT, STATE, JOB_ID, SERVICE_ID, SKIP }
+  private enum Take { GPU_ID, NODE_ID, SAMPLED_AT, STATE, JOB_ID, SERVICE_ID, SKIP }
 
   /** Skips one value of a field the forecaster does not use. */
   @FunctionalInterface
@@ -43,6 +43,7 @@ final class SampleFactsReader implements DatumReader<Object> {
       Schema.Field f = fields.get(i);
       plan[i] = switch (f.name()) {
         case "gpuId" -> Take.GPU_ID;
+        case "nodeId" -> Take.NODE_ID;
         case "sampledAt" -> Take.SAMPLED_AT;
         case "state" -> Take.STATE;
         case "jobId" -> Take.JOB_ID;
@@ -72,6 +73,7 @@ final class SampleFactsReader implements DatumReader<Object> {
   @Override
   public Object read(Object reuse, Decoder in) throws IOException {
     String gpuId = null;
+    String nodeId = null;
     long sampledAt = 0;
     boolean stale = false;
     String jobId = null;
@@ -79,6 +81,7 @@ final class SampleFactsReader implements DatumReader<Object> {
     for (int i = 0; i < plan.length; i++) {
       switch (plan[i]) {
         case GPU_ID -> gpuId = in.readString();
+        case NODE_ID -> nodeId = in.readString();
         case SAMPLED_AT -> sampledAt = in.readLong();
         case STATE -> stale = in.readEnum() != okIndex;
         case JOB_ID -> jobId = optionalString(fields.get(i).schema(), in);
@@ -86,7 +89,7 @@ final class SampleFactsReader implements DatumReader<Object> {
         default -> skips[i].skip(in);
       }
     }
-    return new SampleFacts(gpuId, sampledAt, stale, jobId, serviceId);
+    return new SampleFacts(gpuId, nodeId, sampledAt, stale, jobId, serviceId);
   }
 
   /**

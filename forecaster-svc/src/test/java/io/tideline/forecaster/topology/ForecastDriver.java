@@ -69,6 +69,7 @@ final class ForecastDriver implements AutoCloseable {
   private final Deserializer<DeadLetter> letters;
   private final Map<String, Object> serdeConfig;
   private long sequence;
+  private Instant lastTick;
 
   ForecastDriver(String registryUrl, ForecastSettings settings) {
     this.settings = settings;
@@ -136,10 +137,13 @@ final class ForecastDriver implements AutoCloseable {
 
   /**
    * {@code gpus} GPUs of {@code service} in use every minute of {@code [from, from + minutes)},
-   * one sample per GPU per minute at second 30, plus {@code idle} idle GPUs.
+   * one sample per GPU per minute at second 30, plus {@code idle} idle GPUs; a clock tick at the
+   * start of each of those minutes (the forecaster decides on ticks only, and refuses samples
+   * timed far ahead of its clock). No tick at {@code from + minutes}: the scenario ticks on.
    */
   void usage(String service, int gpus, Instant from, int minutes, int idle) {
     for (int m = 0; m < minutes; m++) {
+      tick(from.plus(Duration.ofMinutes(m)));
       Instant at = from.plus(Duration.ofMinutes(m)).plusSeconds(30);
       for (int g = 0; g < gpus; g++) {
         send(sample(service + "-gpu-" + g, service, at, SampleState.OK));
@@ -150,8 +154,12 @@ final class ForecastDriver implements AutoCloseable {
     }
   }
 
-  /** A clock tick of this cluster at {@code at}. */
+  /** A clock tick of this cluster at {@code at} (none if the clock is already there). */
   void tick(Instant at) {
+    if (lastTick != null && !at.isAfter(lastTick)) {
+      return;
+    }
+    lastTick = at;
     ClockTick t = ClockTick.newBuilder().setCluster(CLUSTER).setTime(at)
         .setSequence(++sequence).setIntervalMillis(10_000).setSource(ClockSource.SIMULATED)
         .build();
@@ -166,9 +174,8 @@ final class ForecastDriver implements AutoCloseable {
     }
   }
 
-  /** Closes every minute of usage sent before {@code at}: a late idle sample, then a tick. */
+  /** Records every minute of usage sent before {@code at}: a tick past their grace. */
   void settle(Instant at) {
-    send(sample("settle-gpu", null, at, SampleState.OK));
     tick(at.plusSeconds(90));
   }
 
@@ -238,13 +245,7 @@ final class ForecastDriver implements AutoCloseable {
   }
 
   ForecastQueries queries() {
-    return new ForecastQueries(settings, new ForecastQueries.StoreAccess() {
-      @Override
-      public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> store(
-          String name) {
-        return driver.getKeyValueStore(name);
-      }
-    });
+    return new ForecastQueries(settings, name -> driver.getKeyValueStore(name));
   }
 
   @Override

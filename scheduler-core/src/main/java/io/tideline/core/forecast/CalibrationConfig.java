@@ -88,6 +88,12 @@ public record CalibrationConfig(
         coldStartMinMargin, coldStartSpreadFactor, persistenceLookback, shiftRatio, shiftConfirm);
   }
 
+  /** This config with another number of settled forecasts needed before calibrating. */
+  public CalibrationConfig withMinResiduals(int residuals) {
+    return new CalibrationConfig(seasonalWeight, calibrationWindow, coverageMargin, residuals,
+        coldStartMinMargin, coldStartSpreadFactor, persistenceLookback, shiftRatio, shiftConfirm);
+  }
+
   /** This config with another coverage margin. */
   public CalibrationConfig withCoverageMargin(double margin) {
     return new CalibrationConfig(seasonalWeight, calibrationWindow, margin, minResiduals,

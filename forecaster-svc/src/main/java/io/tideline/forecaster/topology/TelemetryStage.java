@@ -1,0 +1,68 @@
+package io.tideline.forecaster.topology;
+
+import io.tideline.core.forecast.kernel.ForecastInput.GpuObserved;
+import io.tideline.platform.kernel.forecast.ForecastHost;
+import io.tideline.platform.kernel.forecast.ForecastHost.Decoded;
+import io.tideline.platform.kernel.forecast.GpuMinuteFilter;
+import io.tideline.platform.ledger.Out;
+import io.tideline.platform.ledger.TopologyDeadLetters;
+import io.tideline.platform.topics.TopicCatalogue;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * The telemetry stage, run where the samples are (partitioned by GPU): each sample is decoded
+ * (only the six fields the forecaster uses, {@link SampleFactsReader}), checked by the
+ * {@link ForecastHost}, and passed on to the kernel as its original envelope — unless the
+ * {@link GpuMinuteFilter} knows it cannot change its GPU-minute (about one sample per GPU and
+ * minute crosses to the kernel). All attribution is the kernel's; this stage holds no policy and
+ * no store.
+ */
+final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
+
+  private final Decoder<SampleFacts> decoder;
+  private final ForecastSerdes serdes;
+  private final ForecastMeters meters;
+  private final TopologyDeadLetters letters;
+  private final GpuMinuteFilter filter = new GpuMinuteFilter();
+  private ProcessorContext<byte[], Out> context;
+
+  TelemetryStage(ForecastSerdes serdes, String service, ForecastMeters meters) {
+    this.serdes = serdes;
+    this.meters = meters;
+    this.decoder = new Decoder<>(SampleFacts.class, "GpuSample", serdes.telemetry());
+    this.letters = new TopologyDeadLetters(serdes.writer(), service);
+  }
+
+  @Override
+  public void init(ProcessorContext<byte[], Out> context) {
+    this.context = context;
+    filter.clear(); // a (re-)initialised task passes every GPU's next sample again
+  }
+
+  @Override
+  public void process(Record<byte[], byte[]> record) {
+    RecordMetadata where = context.recordMetadata().orElse(null);
+    int partition = where == null ? -1 : where.partition();
+    long offset = where == null ? -1 : where.offset();
+    String topic = TopicCatalogue.GPU_TELEMETRY;
+    Decoder.Result<SampleFacts> decoded = decoder.decode(topic, record.value(), record.headers());
+    Decoded d = decoded.value() == null
+        ? new Decoded.Refused(decoded.errorClass(), decoded.error())
+        : ForecastHost.observation(decoded.value().gpuId(), decoded.value().nodeId(),
+            decoded.value().sampledAt(), decoded.value().stale(), decoded.value().serviceId(),
+            decoded.value().jobId());
+    if (d instanceof Decoded.Refused r) {
+      meters.deadLettered(topic, r.errorClass());
+      context.forward(new Record<>(record.key(), letters.letter(topic, partition, offset,
+          record.key(), record.value(), r.errorClass(), r.reason(), record.timestamp()),
+          record.timestamp()));
+    } else if (d instanceof Decoded.Accepted a && filter.pass((GpuObserved) a.input())) {
+      context.forward(new Record<>(record.key(), Envelopes.accepted(serdes.writer(),
+          Envelopes.of(topic, partition, offset, record.key(), record.value())),
+          record.timestamp()));
+    }
+  }
+}
