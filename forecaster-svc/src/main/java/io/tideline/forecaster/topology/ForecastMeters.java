@@ -14,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>{@code tideline_forecast_dead_letters_total{topic, error_class}}: input records refused
  *       and parked on {@code <topic>.dlq}.
+ *   <li>{@code tideline_forecast_samples_total{outcome}}: GPU samples at the telemetry stage:
+ *       {@code passed} on to the kernel, {@code dropped} (they could not change their GPU-minute),
+ *       {@code refused} (dead-lettered).
  *   <li>{@code tideline_forecast_gpu_minutes_total{outcome}}: GPU-minutes by attribution:
  *       {@code service}, {@code job} (a job without a service: training, batch), {@code idle},
  *       {@code carried} (STALE or silent, counted for the last owner), {@code unknown} (past the
@@ -44,6 +47,12 @@ public final class ForecastMeters {
         .description("Input records refused and dead-lettered, by topic and kind of error")
         .tag("topic", topic).tag("error_class", errorClass)
         .register(registry).increment();
+  }
+
+  /** The counter of a sample outcome at the telemetry stage (the hot path keeps it). */
+  Counter samples(String outcome) {
+    return counter("tideline.forecast.samples", "GPU samples at the telemetry stage", "outcome",
+        outcome);
   }
 
   void reservation(String action) {

@@ -56,7 +56,7 @@ final class InputIntake implements Processor<byte[], byte[], byte[], Out> {
         value = serdes.records().deserialize(topic, record.value());
       } catch (RuntimeException e) {
         refuse(record, partition, offset, DeadLetters.DESERIALIZATION, "not a " + type
-            + " in the registry's Avro wire format: " + e.getMessage());
+            + " in the registry's Avro wire format: " + Decoder.rootMessage(e));
         return;
       }
     }

@@ -27,6 +27,9 @@ final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
   private final ForecastMeters meters;
   private final TopologyDeadLetters letters;
   private final GpuMinuteFilter filter = new GpuMinuteFilter();
+  private final io.micrometer.core.instrument.Counter passed;
+  private final io.micrometer.core.instrument.Counter dropped;
+  private final io.micrometer.core.instrument.Counter refused;
   private ProcessorContext<byte[], Out> context;
 
   TelemetryStage(ForecastSerdes serdes, String service, ForecastMeters meters) {
@@ -34,6 +37,9 @@ final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
     this.meters = meters;
     this.decoder = new Decoder<>(SampleFacts.class, "GpuSample", serdes.telemetry());
     this.letters = new TopologyDeadLetters(serdes.writer(), service);
+    this.passed = meters.samples("passed");
+    this.dropped = meters.samples("dropped");
+    this.refused = meters.samples("refused");
   }
 
   @Override
@@ -55,14 +61,18 @@ final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
             decoded.value().sampledAt(), decoded.value().stale(), decoded.value().serviceId(),
             decoded.value().jobId());
     if (d instanceof Decoded.Refused r) {
+      refused.increment();
       meters.deadLettered(topic, r.errorClass());
       context.forward(new Record<>(record.key(), letters.letter(topic, partition, offset,
           record.key(), record.value(), r.errorClass(), r.reason(), record.timestamp()),
           record.timestamp()));
     } else if (d instanceof Decoded.Accepted a && filter.pass((GpuObserved) a.input())) {
+      passed.increment();
       context.forward(new Record<>(record.key(), Envelopes.accepted(serdes.writer(),
           Envelopes.of(topic, partition, offset, record.key(), record.value())),
           record.timestamp()));
+    } else {
+      dropped.increment();
     }
   }
 }
