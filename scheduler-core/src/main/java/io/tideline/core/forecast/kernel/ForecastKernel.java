@@ -28,7 +28,6 @@ import io.tideline.core.slots.SlotClass;
 import io.tideline.core.slots.SlotClassifier;
 import io.tideline.core.slots.SlotGrid;
 import io.tideline.core.slots.SlotMap;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -635,10 +634,5 @@ public final class ForecastKernel {
       calibrations = calibrations.put(journal, service, calibration);
       return drawn;
     }
-  }
-
-  /** The documented length of a minute, for adapters that key by epoch minute. */
-  public static Duration minute() {
-    return Duration.ofMillis(MINUTE_MS);
   }
 }
