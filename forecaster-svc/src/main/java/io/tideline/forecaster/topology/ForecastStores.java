@@ -7,7 +7,7 @@ import java.util.List;
  * Names of the topology's state stores: one per table of the forecast kernel's state
  * ({@code forecaster-<table>}, value = the table's {@code io.tideline.state} store record) and
  * the inbox ({@code forecaster-inbox}: arrival sequence -> the waiting input's original envelope,
- * a {@code LedgerInput}). Each is changelogged, so a new instance or a fresh state directory
+ * a {@code LedgerInput} kept in the registry encoding it arrived in). Each is changelogged, so a new instance or a fresh state directory
  * restores the same state.
  */
 public final class ForecastStores {

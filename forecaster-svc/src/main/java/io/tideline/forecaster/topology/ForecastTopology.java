@@ -1,6 +1,7 @@
 package io.tideline.forecaster.topology;
 
 import io.tideline.core.forecast.kernel.ForecastKernel;
+import io.tideline.core.forecast.kernel.ForecastState;
 import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.platform.kernel.forecast.ForecastHost;
 import io.tideline.platform.ledger.Out;
@@ -84,9 +85,12 @@ public final class ForecastTopology {
     ForecastHost host = new ForecastHost(settings.kernel());
     ForecastKernel kernel = new ForecastKernel(settings.kernel());
     Serde<SpecificRecord> records = serdes.storeValues();
-    for (String store : ForecastStores.all()) {
-      builder.addStateStore(store(store, records, kind));
+    for (String table : ForecastState.TABLES) {
+      builder.addStateStore(store(ForecastStores.of(table), records, kind));
     }
+    // the inbox keeps each envelope's bytes as they arrived: a registry-encoded LedgerInput,
+    // stored without decoding and encoding it again
+    builder.addStateStore(store(ForecastStores.INBOX, bytes, kind));
 
     // 1. Each input: decoded and checked where it is read; refused records become dead letters
     //    on its own sink, accepted ones go on as envelopes over their own single partition.

@@ -49,7 +49,8 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
   private final Decoder<SampleFacts> telemetry;
   private ProcessorContext<byte[], Out> context;
   private final Map<String, KeyValueStore<String, SpecificRecord>> stores = new HashMap<>();
-  private KeyValueStore<String, SpecificRecord> inbox;
+  /** Arrival sequence -> the envelope's bytes as they arrived (a registry-encoded LedgerInput). */
+  private KeyValueStore<String, byte[]> inbox;
   private ForecastState state;
 
   KernelProcessor(ForecastKernel kernel, ForecastHost host, ForecastSerdes serdes,
@@ -78,10 +79,10 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
     }
     inbox = context.getStateStore(ForecastStores.INBOX);
     TreeMap<Long, ForecastInput> waiting = new TreeMap<>();
-    try (KeyValueIterator<String, SpecificRecord> it = inbox.all()) {
+    try (KeyValueIterator<String, byte[]> it = inbox.all()) {
       while (it.hasNext()) {
         var kv = it.next();
-        Decoded d = decode((LedgerInput) kv.value);
+        Decoded d = decode((LedgerInput) serdes.records().deserialize(Envelopes.INPUTS, kv.value));
         if (!(d instanceof Decoded.Accepted a)) {
           throw new IllegalStateException("the inbox holds an input the forecaster no longer "
               + "accepts (seq " + kv.key + "): " + d);
@@ -128,7 +129,7 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
         if (input instanceof ForecastInput.Ticked) {
           inbox.delete(c.id()); // drained by the tick
         } else {
-          inbox.put(c.id(), envelope); // waits under its arrival sequence
+          inbox.put(c.id(), record.value()); // waits under its arrival sequence, bytes as received
         }
         continue;
       }
