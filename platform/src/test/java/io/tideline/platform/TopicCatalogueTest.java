@@ -28,11 +28,11 @@ class TopicCatalogueTest {
 
   @Test
   void shouldKeepTheLedgerInputLogsAndTheLedgerItselfForeverForAudits() {
-    // the input logs are what an audit replays; placement.ledger is the applied facts that
-    // preemption's view folds from the beginning, so it must keep its start too
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::retainedForever).map(TopicSpec::name))
         .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs",
-            "preemption.inputs", "placement.ledger");
+            "preemption.inputs",
+            // the allocation ledger itself: followers (preemption's view) fold it from offset 0
+            "placement.ledger");
     assertThat(TopicCatalogue.all()).filteredOn(TopicSpec::retainedForever)
         .allSatisfy(t -> assertThat(t.configs())
             .containsEntry("cleanup.policy", "delete").containsEntry("retention.ms", "-1"));
@@ -47,6 +47,26 @@ class TopicCatalogueTest {
         assertThat(TopicCatalogue.find((String) f.get(null))).as(f.getName()).isPresent();
       }
     }
+  }
+
+  /**
+   * Issue #16 finding 2: every topic a service consumes has a dead-letter topic, so a record it
+   * cannot use always has somewhere to go with its reason (the ledgers' input logs, written only
+   * by their own intake, and internal topics use {@code streams.dlq}).
+   */
+  @Test
+  void shouldGiveEveryTopicAServiceConsumesADeadLetterTopic() {
+    Set<String> services = Set.of("telemetry", "forecaster", "quota", "placement", "preemption",
+        "notifier", "all");
+    assertThat(TopicCatalogue.find("streams.dlq")).isPresent();
+    assertThat(TopicCatalogue.all()).filteredOn(t -> !t.name().endsWith(".dlq")
+            && !t.retainedForever())
+        .filteredOn(t -> {
+          String consumers = t.flow().substring(t.flow().indexOf("->") + 2);
+          return services.stream().anyMatch(consumers::contains);
+        })
+        .allSatisfy(t -> assertThat(TopicCatalogue.find(t.deadLetterTopic()))
+            .as("%s (%s) has a %s", t.name(), t.flow(), t.deadLetterTopic()).isPresent());
   }
 
   @Test

@@ -51,6 +51,16 @@ import org.junit.jupiter.api.Test;
  * facts, submissions and quota verdicts build its view; placement's request is answered on
  * {@code preemption.decisions} with victims and rule trace, and the REST API lists and explains
  * the decision.
+ *
+ * <p>Issue #16 finding 11 (over 100 s under load), two causes in the fixture: (1) it built a new
+ * registry serializer for every record it sent — each a new registry client with its own Vert.x
+ * instance, never closed, and an empty cache, so each record registered its schema again (and,
+ * before ADR 0013, every nested type as a reference subject): at load 20 producing the 14 records
+ * took 6.9 s that way and 3.2 s with one serializer; (2) it started the scenario before the
+ * service's Streams engine was RUNNING, so the 90 s wait for the view also had to absorb the
+ * engine's start (CREATED to RUNNING took 10 s at load 20, after a 67 s application start). One
+ * serializer now serves the whole test, and the scenario starts once the service is ready, so its
+ * waits measure the scenario only.
  */
 @QuarkusTest
 @QuarkusTestResource(value = TidelineInfraResource.class, restrictToAnnotatedClass = true)
@@ -61,8 +71,19 @@ class PreemptionServiceTest {
 
   @Inject TidelineConfig tideline;
 
+  /** The one registry serializer of the test: each schema is looked up and registered once. */
+  private static Serializer<Object> serializer;
+
+  @org.junit.jupiter.api.AfterAll
+  static void closeSerializer() {
+    if (serializer != null) {
+      serializer.close();
+    }
+  }
+
   @Test
   void shouldAnswerPlacementsRequestWithADecisionAndExplainIt() throws Exception {
+    awaitReady();
     String c = tideline.cluster();
     PreemptionDecision pd;
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
@@ -148,9 +169,18 @@ class PreemptionServiceTest {
 
   private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key,
       Object value, Instant at) throws Exception {
-    Serializer<Object> s = AvroSerdes.valueSerializer(serde());
+    if (serializer == null) {
+      serializer = AvroSerdes.valueSerializer(serde());
+    }
     producer.send(new ProducerRecord<>(topic, null, at.toEpochMilli(),
-        key.getBytes(StandardCharsets.UTF_8), s.serialize(topic, value))).get();
+        key.getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, value))).get();
+  }
+
+  /** The service is ready once Kafka and the registry answer and its Streams engine runs. */
+  private static void awaitReady() throws InterruptedException {
+    await("preemption-svc ready (Kafka, registry, Streams RUNNING)",
+        () -> given().get("/q/health/ready").statusCode() == 200
+            && given().get("/q/health/live").statusCode() == 200);
   }
 
   private static void admit(KafkaProducer<byte[], byte[]> producer, JobSubmitted job,

@@ -40,8 +40,9 @@ public class QuotaStreams {
   }
 
   @Produces
-  Topology topology(QuotaPolicy policy, AvroSerdes serdes, IntakeMeters meters) {
-    return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters);
+  Topology topology(QuotaPolicy policy, AvroSerdes serdes, IntakeMeters meters,
+      IntakeConfig intake) {
+    return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters, intake.bounds());
   }
 
   /** Reads {@code classpath:NAME} or a file path. */

@@ -68,7 +68,17 @@ public final class Contracts {
       io.tideline.state.PreemptionMetaState.class,
       io.tideline.state.StoredInboxEntry.class,
       LedgerHold.class,
-      LedgerReservation.class);
+      LedgerReservation.class,
+      // the forecast kernel's tables (forecaster-svc's stores)
+      io.tideline.state.ForecastHistory.class,
+      io.tideline.state.ForecastHolding.class,
+      io.tideline.state.ForecastCalibration.class,
+      io.tideline.state.ForecastGpu.class,
+      io.tideline.state.ForecastJob.class,
+      io.tideline.state.ForecastNode.class,
+      io.tideline.state.ForecastHoliday.class,
+      io.tideline.state.ForecastClock.class,
+      io.tideline.state.ForecastSlotMap.class);
 
   /** Topic records then state records: everything the compatibility check covers. */
   public static List<Class<? extends SpecificRecord>> all() {

@@ -7,6 +7,7 @@ import io.tideline.platform.ledger.InputTopic;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,9 +72,18 @@ public final class PlacementTopology {
       org.apache.kafka.common.serialization.Deserializer<Object> deserializer,
       Map<String, Object> config) {}
 
-  /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
+  /** Builds the topology with the default input bounds. */
   public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters) {
+    return build(policy, platformSerdeConfig, meters, InputBounds.DEFAULTS);
+  }
+
+  /**
+   * Builds the topology; {@code serdeConfig} is the registry serde config of the platform,
+   * {@code bounds} what the intake holds every input to ({@code tideline.intake.*}).
+   */
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
+      PlacementMeters meters, InputBounds bounds) {
     Map<String, Object> serdeConfig = platformSerdeConfig;
     // one registry-backed serde pair for every task: each schema is fetched once, not per task
     Serdes2 avro = new Serdes2(AvroSerdes.valueSerializer(serdeConfig),
@@ -88,7 +98,7 @@ public final class PlacementTopology {
     // 1. intake: decode, dead-letter or re-key to the cluster
     KStream<byte[], Out> intake = b.stream(inputTopics(),
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-        .process(() -> IntakeRules.intake(policy, avro, meters), Named.as("intake"));
+        .process(() -> IntakeRules.intake(policy, avro, meters, bounds), Named.as("intake"));
     intake.filter((k, v) -> !LEDGER_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));

@@ -1,11 +1,17 @@
 package io.tideline.quota.stream;
 
-import io.tideline.core.admission.SubmissionLimits;
+import io.tideline.events.ClockTick;
+import io.tideline.events.GpuSample;
+import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
+import io.tideline.events.QuotaConfigDocument;
+import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
-import io.tideline.platform.intake.JobIntake;
 import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
+import io.tideline.platform.validation.RecordIntake;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -20,28 +26,26 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@code <topic>.dlq}, in the same transaction as everything else) and forwards the rest, keyed by
  * the cluster, to the single writer. Bad input never stops the stream.
  *
- * <p>Checks: Avro in the registry's wire format for every topic; {@link JobIntake} for submissions;
- * {@link QuotaHost#decode} for the others (the definition's syntax and the core's validator, a NaN
- * peak or utilisation refused rather than read as 0, the expected record type).
+ * <p>Checks: the platform's {@link RecordIntake} for every topic (Avro in the registry's wire
+ * format of the topic's type, then every bound of the shared {@code EventValidator}: the same
+ * rules placement, preemption, the forecaster and the notifier apply, ADR 0012); then
+ * {@link QuotaHost#decode}, the checks the writer applies (a definition's syntax and the core's
+ * validator, a NaN peak or utilisation refused rather than read as 0).
  */
 final class InputGate implements Processor<byte[], byte[], String, Routed> {
 
   private final String service;
   private final String cluster;
-  private final Deserializer<Object> avro;
-  private final JobIntake intake;
+  private final RecordIntake intake;
   private final QuotaHost host;
   private final QuotaListener listener;
   private ProcessorContext<String, Routed> context;
 
-  InputGate(String service, String cluster, SubmissionLimits limits, Deserializer<Object> avro,
+  InputGate(String service, String cluster, InputBounds bounds, Deserializer<Object> avro,
       QuotaHost host, QuotaListener listener) {
     this.service = service;
     this.cluster = cluster;
-    this.avro = avro;
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    Deserializer<JobSubmitted> jobs = (Deserializer) avro;
-    this.intake = new JobIntake(jobs, limits);
+    this.intake = new RecordIntake(avro, new EventValidator(bounds));
     this.host = host;
     this.listener = listener;
   }
@@ -57,27 +61,20 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     String topic = meta.topic();
     String problem;
     String errorClass = DeadLetters.VALIDATION;
-    if (TopicCatalogue.JOBS_SUBMITTED.equals(topic)) {
-      JobIntake.Outcome o = intake.decode(topic, record.value());
-      if (o instanceof JobIntake.Refused r) {
+    Class<?> type = typeOf(topic);
+    if (type == null) {
+      problem = "unexpected input topic " + topic;
+    } else {
+      RecordIntake.Outcome o = intake.read(topic, record.key(), record.value(),
+          record.timestamp(), type);
+      if (o instanceof RecordIntake.Refused r) {
         problem = r.reason();
         errorClass = r.errorClass();
+      } else if (o instanceof RecordIntake.Accepted a) {
+        problem = check(topic, a.event());
       } else {
-        problem = null;
-      }
-    } else {
-      Object decoded;
-      try {
-        decoded = record.value() == null ? null : avro.deserialize(topic, record.value());
-      } catch (RuntimeException e) {
-        decoded = e;
-      }
-      if (decoded == null || decoded instanceof RuntimeException) {
-        problem = decoded == null ? "empty record (null value)"
-            : "not Avro in the registry's wire format: " + ((Exception) decoded).getMessage();
+        problem = "empty record (null value)";
         errorClass = DeadLetters.DESERIALIZATION;
-      } else {
-        problem = check(topic, decoded);
       }
     }
     if (problem != null) {
@@ -88,6 +85,19 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     }
     listener.accepted(topic);
     context.forward(record.withKey(cluster).withValue(Routed.input(topic, record.value())));
+  }
+
+  /** The event type each input topic carries. */
+  private static Class<?> typeOf(String topic) {
+    return switch (topic) {
+      case QuotaTopics.CONFIG -> QuotaConfigDocument.class;
+      case TopicCatalogue.JOBS_SUBMITTED -> JobSubmitted.class;
+      case TopicCatalogue.JOBS_LIFECYCLE -> JobLifecycle.class;
+      case TopicCatalogue.FORECAST_SLOTS -> SlotForecast.class;
+      case TopicCatalogue.GPU_TELEMETRY -> GpuSample.class;
+      case TopicCatalogue.CLUSTER_CLOCK -> ClockTick.class;
+      default -> null;
+    };
   }
 
   /** The host's checks of a decoded input (the same the writer applies); {@code null} if usable. */

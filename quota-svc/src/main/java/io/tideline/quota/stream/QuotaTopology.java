@@ -4,6 +4,7 @@ import io.tideline.core.quota.kernel.QuotaKernelState;
 import io.tideline.events.LedgerInput;
 import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import io.tideline.quota.config.QuotaPolicy;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -83,6 +84,15 @@ public final class QuotaTopology {
    */
   public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
       QuotaListener listener) {
+    return build(policy, serdeConfig, listener,
+        InputBounds.DEFAULTS.withSubmissions(policy.intakeLimits()));
+  }
+
+  /**
+   * Builds the topology; the gate holds every input to {@code bounds} ({@code tideline.intake.*}).
+   */
+  public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
+      QuotaListener listener, InputBounds bounds) {
     QuotaHost host = new QuotaHost(policy.kernelConfig());
     StreamsBuilder builder = new StreamsBuilder();
     ALL_STORES.forEach(s -> builder.addStateStore(store(s)));
@@ -94,7 +104,7 @@ public final class QuotaTopology {
       KStream<String, Routed> s = builder
           .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
               .withName("read-" + topic))
-          .process(() -> new InputGate(policy.service(), policy.cluster(), policy.intakeLimits(),
+          .process(() -> new InputGate(policy.service(), policy.cluster(), bounds,
               deserializer(serdeConfig), host, listener));
       gated = gated == null ? s : gated.merge(s);
     }
