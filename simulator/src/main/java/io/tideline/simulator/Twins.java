@@ -2,13 +2,15 @@ package io.tideline.simulator;
 
 import io.tideline.platform.kernel.PlacementHost;
 import io.tideline.platform.kernel.PreemptionHost;
+import io.tideline.platform.kernel.forecast.ForecastKernelHost;
 import io.tideline.platform.kernel.quota.QuotaKernelHost;
+import io.tideline.core.forecast.kernel.ForecastKernelConfig;
 import io.tideline.core.quota.kernel.QuotaKernelConfig;
 import java.util.Set;
 
 /**
- * The schedulers the twin composes in process: the services' own kernel hosts, each reading the
- * topics its service reads, with the policy's settings (the baselines change one setting of the
+ * The schedulers the twin composes in process: the services' own kernel hosts (placement,
+ * preemption, quota, the forecaster), each reading the topics its service reads, with the policy's settings (the baselines change one setting of the
  * shipped policy, {@link Policy}).
  */
 public final class Twins {
@@ -27,7 +29,17 @@ public final class Twins {
         Set.copyOf(PreemptionHost.inputTopics()));
     t.with("quota", new QuotaKernelHost(QuotaKernelConfig.defaults(CLUSTER, null)),
         Set.copyOf(QuotaKernelHost.inputTopics()));
+    if (policy.forecastReservations()) {
+      // baseline (c) runs without the forecaster: nobody reserves ahead of a rise
+      t.with("forecaster", new ForecastKernelHost(forecast(scenario)),
+          Set.copyOf(ForecastKernelHost.inputTopics()));
+    }
     return t;
+  }
+
+  /** The forecaster's settings for {@code scenario}: the shipped defaults in its zone. */
+  public static ForecastKernelConfig forecast(Scenario scenario) {
+    return ForecastKernelConfig.defaults(CLUSTER, scenario.config().zone());
   }
 
   /** A world for {@code scenario} with the twin's standard settings. */

@@ -1,7 +1,12 @@
 package io.tideline.simulator.parity;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tideline.core.forecast.kernel.ForecastKernelConfig;
 import io.tideline.core.preemption.kernel.PreemptionPolicy;
+import io.tideline.forecaster.config.ForecastSettings;
+import io.tideline.forecaster.topology.ForecastMeters;
+import io.tideline.forecaster.topology.ForecastSerdes;
+import io.tideline.forecaster.topology.ForecastTopology;
 import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
@@ -32,7 +37,7 @@ import org.apache.kafka.streams.Topology;
 
 /**
  * The services' own topologies — {@link PlacementTopology}, {@link PreemptionTopology},
- * {@link QuotaTopology}, the static factories each service's Quarkus producer calls — running in
+ * {@link QuotaTopology}, {@link ForecastTopology}, the static factories each service's Quarkus producer calls — running in
  * Kafka Streams on a real broker and registry, with the services' stream settings
  * ({@code exactly_once_v2}, the same commit interval as {@code application.properties}). Each runs
  * under its own application id (its consumer group, which the twin's lockstep waits for).
@@ -51,9 +56,13 @@ final class ServiceApps implements AutoCloseable {
     infra.broker().createTopics(specs.toArray(String[]::new));
   }
 
-  /** Starts placement, preemption and quota deciding with these policies; returns once running. */
+  /**
+   * Starts placement, preemption, quota and (when {@code forecast} is not null) the forecaster
+   * deciding with these policies; returns once running.
+   */
   static ServiceApps start(TidelineInfra infra, PlacementPolicy placement,
-      PreemptionPolicy preemption, QuotaPolicy quota) throws IOException, InterruptedException {
+      PreemptionPolicy preemption, QuotaPolicy quota, ForecastKernelConfig forecast)
+      throws IOException, InterruptedException {
     Map<String, Object> serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
     ServiceApps s = new ServiceApps();
     try {
@@ -61,6 +70,11 @@ final class ServiceApps implements AutoCloseable {
           new PlacementMeters(new SimpleMeterRegistry())));
       s.run(infra, "preemption", PreemptionTopology.build(preemption, serde));
       s.run(infra, "quota", QuotaTopology.build(quota, serde, QuotaListener.NONE));
+      if (forecast != null) {
+        s.run(infra, "forecaster", ForecastTopology.build(
+            new ForecastSettings("forecaster-svc", forecast), ForecastSerdes.fromRegistry(serde),
+            new ForecastMeters(new SimpleMeterRegistry())));
+      }
       s.awaitRunning(Duration.ofMinutes(3));
       return s;
     } catch (RuntimeException | IOException | InterruptedException e) {

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * in-process twin (the kernels' hosts on a queue) and through the services' own topologies on a
  * real broker and registry in lockstep gives the same decisions, compared by content — every
  * placement decision (job → GPUs), eviction, verdict, preemption request and decision, reclaim,
- * and ledger change, per key in the order produced — and therefore the same table.
+ * ledger change, slot forecast and capacity reservation, per key in the order produced — and
+ * therefore the same table.
  */
 class TwinParityTest {
 
@@ -43,7 +44,8 @@ class TwinParityTest {
   static final List<String> COMPARED = List.of(TopicCatalogue.PLACEMENT_DECISIONS,
       TopicCatalogue.EVICTIONS, TopicCatalogue.QUOTA_VERDICTS, TopicCatalogue.PREEMPTION_REQUESTS,
       TopicCatalogue.PREEMPTION_DECISIONS, TopicCatalogue.QUOTA_RECLAIMS,
-      TopicCatalogue.PLACEMENT_LEDGER);
+      TopicCatalogue.PLACEMENT_LEDGER, TopicCatalogue.CAPACITY_RESERVATIONS,
+      TopicCatalogue.FORECAST_SLOTS);
 
   /**
    * A small fleet under pressure (8 nodes, 400 submissions a day), so six simulated hours hold
@@ -71,7 +73,7 @@ class TwinParityTest {
       try (ServiceApps apps = ServiceApps.start(infra,
           Policy.TIDELINE.placement(Twins.CLUSTER, scenario),
           Policy.TIDELINE.preemptionPolicy(Twins.CLUSTER),
-          QuotaPolicy.defaults(Twins.CLUSTER, null));
+          QuotaPolicy.defaults(Twins.CLUSTER, null), Twins.forecast(scenario));
           KafkaTransport kafka = new KafkaTransport(new KafkaTransport.Settings(
               infra.broker().bootstrapServers(), infra.registry().url(), apps.groups(),
               Duration.ofMinutes(2), 20), System::currentTimeMillis)) {
@@ -82,7 +84,8 @@ class TwinParityTest {
 
     for (String exercised : List.of(TopicCatalogue.PLACEMENT_DECISIONS,
         TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PREEMPTION_DECISIONS,
-        TopicCatalogue.QUOTA_RECLAIMS, TopicCatalogue.EVICTIONS)) {
+        TopicCatalogue.QUOTA_RECLAIMS, TopicCatalogue.EVICTIONS,
+        TopicCatalogue.CAPACITY_RESERVATIONS)) {
       assertThat(inProcess.get(exercised)).as("the scenario exercises %s", exercised)
           .isNotEmpty();
     }
