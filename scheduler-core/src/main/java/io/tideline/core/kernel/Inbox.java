@@ -33,7 +33,10 @@ public final class Inbox<T extends Timed> {
    * refused at intake (event time against the record's timestamp, which the broker bounds); this
    * bound is for a stalled cluster clock: inputs wait through a clock outage of up to a day and are
    * applied, in order, when it ticks again, instead of being dead-lettered by one service while
-   * another admits them.
+   * another admits them. The scheduling kernels (placement, preemption, quota) use it. The
+   * forecaster keeps its own, shorter bound ({@code ForecastKernelConfig#maxInputLead}, 10 min):
+   * its inputs are a sample per GPU per minute, a day of which would not fit an inbox, and a
+   * telemetry minute it refuses is a missing minute, never a lost job.
    */
   public static final java.time.Duration MAX_INPUT_LEAD = java.time.Duration.ofDays(1);
 
