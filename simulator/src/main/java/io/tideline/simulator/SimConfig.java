@@ -56,6 +56,10 @@ import java.util.Objects;
  *     (scaled down, in whole GPUs, beyond it); default 0.4
  * @param hardSplitHeadroom hard-split baseline: the inference partition is the online peak × (1 +
  *     this), rounded up to whole nodes; default 0.1
+ * @param warmStartShare a warm fleet: training jobs (from the same mix) submitted at the start
+ *     whose GPUs add up to this share of the fleet — the night's training already queued or
+ *     running when the shown day begins, so the morning rise has something to reclaim; default 0
+ *     (the study's fleet starts empty and fills over its first day), the demo uses 0.6
  */
 public record SimConfig(
     long seed,
@@ -86,7 +90,8 @@ public record SimConfig(
     LocalTime nightEnd,
     double onlineGuaranteeFraction,
     double offlineGuaranteeCap,
-    double hardSplitHeadroom) {
+    double hardSplitHeadroom,
+    double warmStartShare) {
 
   /** The default 14-day, 2,000-GPU study. */
   public static final SimConfig DEFAULTS = new SimConfig(
@@ -106,7 +111,7 @@ public record SimConfig(
       1.0, 72.0, 6.0,
       Duration.ofMinutes(5),
       LocalTime.of(0, 0), LocalTime.of(6, 0),
-      0.7, 0.4, 0.1);
+      0.7, 0.4, 0.1, 0.0);
 
   public SimConfig {
     Objects.requireNonNull(start, "start");
@@ -118,6 +123,9 @@ public record SimConfig(
     }
     if (!(onlinePeakShare > 0 && onlinePeakShare < 1)) {
       throw new IllegalArgumentException("onlinePeakShare must be in (0, 1)");
+    }
+    if (!(warmStartShare >= 0 && warmStartShare <= 1)) {
+      throw new IllegalArgumentException("warmStartShare must be in [0, 1]");
     }
     if (tenants.isEmpty() || services.isEmpty()) {
       throw new IllegalArgumentException("need at least one tenant and one service");
@@ -140,7 +148,7 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation, rate,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
-        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom);
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
   }
 
   /** This config starting at {@code at} (the through-Kafka mode puts its day near the present). */
@@ -149,7 +157,7 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
         jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
         minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
-        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom);
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
   }
 
   /** This config with another seed, horizon and fleet size (the main's options). */
@@ -159,6 +167,15 @@ public record SimConfig(
         jobsPerDay * nodes / (double) this.nodes,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
-        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom);
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
+  }
+
+  /** This config with a warm fleet: training worth {@code share} of the GPUs at the start. */
+  public SimConfig withWarmStart(double share) {
+    return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
+        jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
+        minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, share);
   }
 }
