@@ -129,6 +129,8 @@ public final class EvictionJoin {
   private final TreeMap<String, Eviction> evictions = new TreeMap<>();
   /** Waiting eviction ids by the decision id they wait for. */
   private final Map<String, TreeSet<String>> byDecision = new HashMap<>();
+  /** No wait ends before this (a lower bound): {@link #advance} looks no further until then. */
+  private Instant nextDeadline = Instant.MAX;
 
   /**
    * A join with nothing waiting.
@@ -151,6 +153,7 @@ public final class EvictionJoin {
     c.decisions.putAll(decisions); // entries are replaced, never changed in place
     c.evictions.putAll(evictions);
     byDecision.forEach((k, v) -> c.byDecision.put(k, new TreeSet<>(v)));
+    c.nextDeadline = nextDeadline;
     return c;
   }
 
@@ -203,6 +206,7 @@ public final class EvictionJoin {
     NoticeJoin waiting = decisions.get(e.getDecisionId());
     if (waiting == null) {
       evictions.put(e.getEvictionId(), e);
+      waitUntil(deadline(e));
       byDecision.computeIfAbsent(e.getDecisionId(), k -> new TreeSet<>()).add(e.getEvictionId());
       return new Step(List.of(), List.of(new Put(evictionKey(e),
           NoticeJoin.newBuilder().setEviction(e).build())), List.of());
@@ -224,18 +228,21 @@ public final class EvictionJoin {
    * (without a notice) and notifies the evictions whose wait it reaches (unexplained).
    */
   public Step advance(Instant now) {
+    if (now.isBefore(nextDeadline)) {
+      return Step.NONE;
+    }
     List<Change> changes = new ArrayList<>();
     List<String> expired = new ArrayList<>();
     for (var it = decisions.entrySet().iterator(); it.hasNext(); ) {
       var entry = it.next();
-      if (!now.isBefore(entry.getValue().getDecision().getDecidedAt().plus(decisionHorizon))) {
+      if (!now.isBefore(deadline(entry.getValue().getDecision()))) {
         it.remove();
         changes.add(new Remove(decisionKey(entry.getKey())));
         expired.add(entry.getKey());
       }
     }
     List<Eviction> due = evictions.values().stream()
-        .filter(e -> !now.isBefore(e.getIssuedAt().plus(evictionWait)))
+        .filter(e -> !now.isBefore(deadline(e)))
         .sorted(Comparator.comparing(Eviction::getIssuedAt).thenComparing(Eviction::getEvictionId))
         .toList();
     List<Outcome> notify = new ArrayList<>();
@@ -245,6 +252,9 @@ public final class EvictionJoin {
       notify.add(new Unexplained(e, "no decision " + e.getDecisionId() + " within "
           + evictionWait + " of the eviction"));
     }
+    nextDeadline = Instant.MAX;
+    decisions.values().forEach(d -> waitUntil(deadline(d.getDecision())));
+    evictions.values().forEach(e -> waitUntil(deadline(e)));
     return notify.isEmpty() && changes.isEmpty() ? Step.NONE
         : new Step(notify, changes, expired);
   }
@@ -265,6 +275,7 @@ public final class EvictionJoin {
         return "entry of decision " + id + " under key " + key;
       }
       decisions.put(id, entry);
+      waitUntil(deadline(entry.getDecision()));
       return null;
     }
     Eviction e = entry.getEviction();
@@ -277,6 +288,7 @@ public final class EvictionJoin {
     forgetEviction(e.getEvictionId());
     evictions.put(e.getEvictionId(), e);
     byDecision.computeIfAbsent(e.getDecisionId(), k -> new TreeSet<>()).add(e.getEvictionId());
+    waitUntil(deadline(e));
     return null;
   }
 
@@ -297,6 +309,16 @@ public final class EvictionJoin {
   /** Whether eviction {@code evictionId} waits for its decision. */
   public boolean waitsForDecisionOf(String evictionId) {
     return evictions.containsKey(evictionId);
+  }
+
+  /** Ids of the decisions waiting. */
+  public Set<String> waitingDecisionIds() {
+    return Set.copyOf(decisions.keySet());
+  }
+
+  /** Ids of the evictions waiting. */
+  public Set<String> waitingEvictionIds() {
+    return Set.copyOf(evictions.keySet());
   }
 
   /** Decisions waiting. */
@@ -323,7 +345,22 @@ public final class EvictionJoin {
     NoticeJoin entry = NoticeJoin.newBuilder().setDecision(d)
         .setAppliedVictims(List.copyOf(applied)).build();
     decisions.put(id, entry);
+    waitUntil(deadline(d));
     return new Put(decisionKey(id), entry);
+  }
+
+  private Instant deadline(PreemptionDecision d) {
+    return d.getDecidedAt().plus(decisionHorizon);
+  }
+
+  private Instant deadline(Eviction e) {
+    return e.getIssuedAt().plus(evictionWait);
+  }
+
+  private void waitUntil(Instant deadline) {
+    if (deadline.isBefore(nextDeadline)) {
+      nextDeadline = deadline;
+    }
   }
 
   private void forgetEviction(String evictionId) {

@@ -203,6 +203,21 @@ class EvictionJoinTest {
   }
 
   @Test
+  void shouldExpireAnEntryWhoseDeadlineComesBeforeThoseAlreadyWaiting() {
+    join.eviction(Decisions.eviction("dec-late", "a", EvictionKind.PREEMPT, T0));
+    assertThat(join.advance(T0).isEmpty()).isTrue();
+
+    // A decision read late (decided two hours earlier) is past its horizon at once.
+    join.decision(Decisions.preempt("dec-early", T0.minus(Duration.ofHours(2)),
+        List.of(Decisions.victim("b", "u"))));
+    Step s = join.advance(T0);
+
+    assertThat(s.expiredDecisions()).containsExactly("dec-early");
+    assertThat(s.outcomes()).isEmpty();
+    assertThat(join.waitsForDecisionOf("dec-late/a")).isTrue();
+  }
+
+  @Test
   void shouldRefuseNegativeWaits() {
     assertThatThrownBy(() -> new EvictionJoin(Duration.ofMinutes(-1), WAIT))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
