@@ -28,10 +28,12 @@ class TopicCatalogueTest {
   }
 
   @Test
-  void shouldKeepTheLedgerInputLogsForeverForAudits() {
+  void shouldKeepTheLedgerInputLogsAndTheLedgerItselfForeverForAudits() {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::retainedForever).map(TopicSpec::name))
         .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs",
-            "preemption.inputs");
+            "preemption.inputs",
+            // the allocation ledger itself: followers (preemption's view) fold it from offset 0
+            "placement.ledger");
     assertThat(TopicCatalogue.all()).filteredOn(TopicSpec::retainedForever)
         .allSatisfy(t -> assertThat(t.configs())
             .containsEntry("cleanup.policy", "delete").containsEntry("retention.ms", "-1"));

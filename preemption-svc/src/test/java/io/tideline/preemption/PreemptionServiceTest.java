@@ -85,6 +85,7 @@ class PreemptionServiceTest {
   void shouldAnswerPlacementsRequestWithADecisionAndExplainIt() throws Exception {
     awaitReady();
     String c = tideline.cluster();
+    PreemptionDecision pd;
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
       // 1. the fleet: two 8-GPU nodes, each held by an old preemptible training job
       for (String n : List.of("n01", "n02")) {
@@ -107,13 +108,17 @@ class PreemptionServiceTest {
           Instant.parse("2026-11-02T13:58:00Z"));
       lifecycle(producer, c, "e2e-train-b", LifecycleType.CHECKPOINTED,
           Instant.parse("2026-11-02T13:30:00Z"));
-      // 2. wait until the view holds it all (different topics arrive in their own order)
+      // 2. the cluster clock ticks (ADR 0008: inputs are folded at ticks, in whatever order the
+      //    intake logged them); wait until the view holds it all
+      ticking(producer, c, T14);
       await("the view holds 2 nodes, 3 jobs, 3 verdicts, 2 running jobs and 2 fact lines", () -> {
         Map<String, Object> v = given().get("/view").then().extract().jsonPath()
             .getMap(c.replace(".", "\\."));
-        return v != null && Integer.valueOf(2).equals(v.get("N"))
-            && Integer.valueOf(3).equals(v.get("J")) && Integer.valueOf(3).equals(v.get("V"))
-            && Integer.valueOf(2).equals(v.get("R")) && Integer.valueOf(2).equals(v.get("L"));
+        return v != null && Integer.valueOf(2).equals(v.get("nodes"))
+            && Integer.valueOf(3).equals(v.get("jobs"))
+            && Integer.valueOf(3).equals(v.get("admissions"))
+            && Integer.valueOf(2).equals(v.get("bindings"))
+            && Integer.valueOf(2).equals(v.get("facts"));
       });
       // 3. placement asks for room for the online scale-up
       String requestId = c + "/preempt/e2e-inf/v2";
@@ -122,9 +127,11 @@ class PreemptionServiceTest {
           .setPreemptorClass(inf.getWorkloadClass()).setShape(inf.getResources())
           .setTrigger(PreemptionTrigger.UNPLACEABLE).setLedgerVersion(2).setRequestedAt(T14)
           .build(), T14);
+      pd = decisionFor(requestId(c));
+    } finally {
+      ticker.interrupt();
     }
 
-    PreemptionDecision pd = decisionFor(requestId(c));
     assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
     assertThat(pd.getVictims()).extracting(Victim::getJobId).containsExactly("e2e-train-a");
     assertThat(pd.getLedgerVersion()).isEqualTo(2);
@@ -192,12 +199,38 @@ class PreemptionServiceTest {
     for (int g = 0; g < 8; g++) {
       as.add(new GpuAssignment(node, g, 1.0));
     }
-    send(producer, TopicCatalogue.PLACEMENT_DECISIONS, c, PlacementDecision.newBuilder()
-        .setDecisionId(c + "/v" + version + "/" + job + "/PLACED").setCluster(c).setJobId(job)
-        .setDecidedAt(T11).setOutcome(PlacementOutcome.PLACED).setAssignments(as)
-        // every defaulted field set: the builder's defaults resolve enums on the app class loader
-        .setDomainLevel(io.tideline.events.DomainLevel.NODE).setCrossDomain(false).setScore(1)
-        .setTrace(List.of()).setLedgerVersion(version).setPolicyVersion("placement-1").build(), T11);
+    send(producer, TopicCatalogue.PLACEMENT_LEDGER, c, io.tideline.events.LedgerChange
+        .newBuilder().setCluster(c).setVersion(version).setAt(T11)
+        .setChange(new io.tideline.events.LedgerBound(job, as)).build(), T11);
+  }
+
+  private Thread ticker;
+
+  /** A clock on {@code cluster.clock}: a tick every 100 ms of wall time, 1 ms of cluster time. */
+  private void ticking(KafkaProducer<byte[], byte[]> producer, String c, Instant from) {
+    ticker = new Thread(() -> {
+      Instant t = from;
+      try {
+        while (!Thread.currentThread().isInterrupted()) {
+          tick(producer, c, t);
+          t = t.plusMillis(1);
+          Thread.sleep(100);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    ticker.setDaemon(true);
+    ticker.start();
+  }
+
+  private static void tick(KafkaProducer<byte[], byte[]> producer, String c, Instant at)
+      throws Exception {
+    send(producer, TopicCatalogue.CLUSTER_CLOCK, c, io.tideline.events.ClockTick.newBuilder()
+        .setCluster(c).setTime(at).setSequence(at.getEpochSecond()).setIntervalMillis(60_000)
+        .setSource(io.tideline.events.ClockSource.SIMULATED).build(), at);
   }
 
   private static void lifecycle(KafkaProducer<byte[], byte[]> producer, String c, String job,

@@ -13,11 +13,13 @@ import java.util.Locale;
 /**
  * The through-Kafka mode from the command line (what {@code ./tideline demo} runs): one compressed
  * tidal day against the services on a broker, with a progress bar, then the table (Tideline only),
- * the charts and {@code report.html}. Options: {@code --bootstrap} (default
- * {@code 127.0.0.1:9092}), {@code --registry} ({@code http://127.0.0.1:8085}), {@code --nodes}
- * (default 16 nodes = 128 GPUs: the services' work per record grows with the fleet, and the demo
- * must fit in 10 minutes on 2 cores), {@code --hours} (simulated hours, default 24),
- * {@code --real-seconds} (wall time for them, default 360), {@code --seed} (42), {@code --out}
+ * the charts and {@code report.html}. The run is in lockstep ({@link Twin}, {@link KafkaTransport}):
+ * the clock advances only when every service has consumed everything, so the table is the
+ * in-process twin's for the same scenario, whatever the broker's latency. Options:
+ * {@code --bootstrap} (default {@code 127.0.0.1:9092}), {@code --registry}
+ * ({@code http://127.0.0.1:8085}), {@code --nodes} (default 16 nodes = 128 GPUs),
+ * {@code --hours} (simulated hours, default 24), {@code --groups} (the services' consumer groups
+ * to wait for, comma-separated; default the four schedulers), {@code --seed} (42), {@code --out}
  * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default yesterday 00:00 UTC,
  * so every record is in the past and within the topics' 7-day retention), {@code --online-floor}
  * (the online queue's quota floor as a share of the services' peaks; default 0.7, Q1; online
@@ -46,7 +48,8 @@ public final class KafkaTwinMain {
     String registry = env("TIDELINE_REGISTRY_URL", "http://127.0.0.1:8085");
     int nodes = 16;
     double hours = 24;
-    double realSeconds = 360;
+    List<String> groups = List.of("placement-svc", "preemption-svc", "quota-svc",
+        "forecaster-svc");
     double onlineFloor = SimConfig.DEFAULTS.onlineGuaranteeFraction();
     long seed = SimConfig.DEFAULTS.seed();
     Path out = Path.of("target", "sim-kafka");
@@ -58,7 +61,7 @@ public final class KafkaTwinMain {
         case "--registry" -> registry = v;
         case "--nodes" -> nodes = Integer.parseInt(v);
         case "--hours" -> hours = Double.parseDouble(v);
-        case "--real-seconds" -> realSeconds = Double.parseDouble(v);
+        case "--groups" -> groups = List.of(v.split(","));
         case "--seed" -> seed = Long.parseLong(v);
         case "--out" -> out = Path.of(v);
         case "--start" -> start = Instant.parse(v);
@@ -73,15 +76,15 @@ public final class KafkaTwinMain {
     SimConfig config = SimConfig.DEFAULTS.with(seed, days, nodes).withStart(start);
     Scenario scenario = Scenario.synthetic(config);
     PrintStream err = System.err;
-    System.out.printf(Locale.ROOT, "through Kafka (%s, registry %s): %.1f simulated hours from %s "
-        + "in %.0f s, %d nodes × %d GPUs, seed %d, %d offline jobs%n", bootstrap, registry, hours,
-        start, realSeconds, nodes, config.gpusPerNode(), seed,
+    System.out.printf(Locale.ROOT, "through Kafka (%s, registry %s): %.1f simulated hours from %s"
+        + " in lockstep, %d nodes × %d GPUs, seed %d, %d offline jobs%n", bootstrap, registry,
+        hours, start, nodes, config.gpusPerNode(), seed,
         scenario.jobs().stream().filter(j -> j.submitAt().isBefore(from.plus(horizon))).count());
     long t0 = System.nanoTime();
     SimResult result;
-    try (KafkaTwin twin = new KafkaTwin(scenario,
-        KafkaTwin.Settings.of(bootstrap, registry, horizon, realSeconds)
-            .withOnlineFloorShare(onlineFloor))) {
+    World world = Twins.world(scenario);
+    try (KafkaTransport transport = new KafkaTransport(new KafkaTransport.Settings(bootstrap,
+        registry, groups, Duration.ofSeconds(120), 5), System::currentTimeMillis)) {
       // Ctrl-C: the shutdown hook interrupts the run, which closes the clients (try-with-resources)
       Thread main = Thread.currentThread();
       Thread hook = new Thread(() -> {
@@ -93,8 +96,9 @@ public final class KafkaTwinMain {
         }
       });
       Runtime.getRuntime().addShutdownHook(hook);
-      result = twin.run(System::currentTimeMillis, (now, done, running, queued) ->
-          bar(err, now, done, running, queued, twin.decisionsSeen()));
+      result = Twin.run("tideline (through Kafka)", world, transport, Twin.Settings.of(config),
+          start.plus(horizon), (now, done, w) -> bar(err, now, done, w.runningJobs(), w.waitingJobs(),
+              w.decisionsSeen()));
       err.println();
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
@@ -116,12 +120,12 @@ public final class KafkaTwinMain {
     HtmlReport.write(html, "Tideline through Kafka: " + hours + " simulated hours, "
         + config.fleetGpus() + " GPUs, seed " + seed, List.of(
             String.format(Locale.ROOT, "Through-Kafka mode: the real services on %s, driven in "
-                + "compressed time from %s (%.1f simulated hours in %.0f s wall); %d nodes × %d "
+                + "lockstep from %s (%.1f simulated hours in %.0f s wall); %d nodes × %d "
                 + "GPUs, seed %d.", bootstrap, start, hours, wall, nodes, config.gpusPerNode(),
                 seed),
-            "Waits are in simulated time: one wall second of service latency is "
-                + String.format(Locale.ROOT, "%.0f", hours * 3600 / realSeconds)
-                + " simulated seconds at this compression."),
+            "Waits are in simulated time and measure scheduling: the clock advances only when "
+                + "every service has consumed everything (lockstep), so transport latency does "
+                + "not enter them."),
         report.html(), charts);
     System.out.println("report: " + html.toAbsolutePath());
   }

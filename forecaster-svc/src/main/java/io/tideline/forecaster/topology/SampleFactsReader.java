@@ -10,9 +10,10 @@ import org.apache.avro.io.Decoder;
 
 /**
  * Reads {@link SampleFacts} from a {@code GpuSample} written with any registered version of its
- * schema (the writer schema the registry resolves from the record's id): the five fields the
- * forecaster needs are read, every other field is skipped by a skipper compiled once per writer
- * schema, without building strings or objects for it.
+ * schema (the writer schema the registry resolves from the record's id): the six fields the
+ * forecaster needs are read, and of the others what the shared input check needs (the GPU index,
+ * the figures, the length of the longest other string); every other field is skipped by a skipper
+ * compiled once per writer schema, without building strings or objects for it.
  *
  * <p>Why by hand: the full specific reader builds ~17 fields, 8 strings, an enum and an
  * {@code Instant} per sample, most of which the forecaster never looks at; profiling showed
@@ -21,7 +22,9 @@ import org.apache.avro.io.Decoder;
  */
 final class SampleFactsReader implements DatumReader<Object> {
 
-  private enum Take { GPU_ID, SAMPLED_AT, STATE, JOB_ID, SERVICE_ID, GPU_INDEX, FIGURE, TEXT, SKIP }
+  private enum Take {
+    GPU_ID, NODE_ID, SAMPLED_AT, STATE, JOB_ID, SERVICE_ID, GPU_INDEX, FIGURE, TEXT, SKIP
+  }
 
   /** Skips one value of a field the forecaster does not use. */
   @FunctionalInterface
@@ -45,6 +48,7 @@ final class SampleFactsReader implements DatumReader<Object> {
       Schema.Field f = fields.get(i);
       plan[i] = switch (f.name()) {
         case "gpuId" -> Take.GPU_ID;
+        case "nodeId" -> Take.NODE_ID;
         case "sampledAt" -> Take.SAMPLED_AT;
         case "state" -> Take.STATE;
         case "jobId" -> Take.JOB_ID;
@@ -52,7 +56,7 @@ final class SampleFactsReader implements DatumReader<Object> {
         case "gpuIndex" -> Take.GPU_INDEX;
         case "utilizationPct", "memoryUsedMiB", "memoryFreeMiB", "powerWatts", "temperatureC" ->
             Take.FIGURE;
-        case "cluster", "nodeId", "model", "namespace", "pod", "container" -> Take.TEXT;
+        case "cluster", "model", "namespace", "pod", "container" -> Take.TEXT;
         default -> Take.SKIP;
       };
       if (plan[i] == Take.FIGURE) {
@@ -81,6 +85,7 @@ final class SampleFactsReader implements DatumReader<Object> {
   @Override
   public Object read(Object reuse, Decoder in) throws IOException {
     String gpuId = null;
+    String nodeId = null;
     long sampledAt = 0;
     boolean stale = false;
     String jobId = null;
@@ -92,6 +97,7 @@ final class SampleFactsReader implements DatumReader<Object> {
     for (int i = 0; i < plan.length; i++) {
       switch (plan[i]) {
         case GPU_ID -> gpuId = in.readString();
+        case NODE_ID -> nodeId = in.readString();
         case SAMPLED_AT -> sampledAt = in.readLong();
         case STATE -> stale = in.readEnum() != okIndex;
         case JOB_ID -> jobId = optionalString(fields.get(i).schema(), in);
@@ -108,7 +114,7 @@ final class SampleFactsReader implements DatumReader<Object> {
         default -> skips[i].skip(in);
       }
     }
-    return new SampleFacts(gpuId, sampledAt, stale, jobId, serviceId,
+    return new SampleFacts(gpuId, nodeId, sampledAt, stale, jobId, serviceId,
         new SampleFacts.Rest(gpuIndex, figures, longestField, longest));
   }
 

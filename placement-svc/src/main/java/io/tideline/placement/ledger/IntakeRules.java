@@ -21,18 +21,18 @@ import io.tideline.platform.validation.InputBounds;
  */
 final class IntakeRules implements SingleWriterIntake.Rules<Input> {
 
-  private final LedgerPolicy policy;
+  private final io.tideline.core.scheduling.PlacementPolicy policy;
 
-  private IntakeRules(LedgerPolicy policy) {
+  private IntakeRules(io.tideline.core.scheduling.PlacementPolicy policy) {
     this.policy = policy;
   }
 
   /** The ledger topology's first stage, for one task; refusals are counted in {@code meters}. */
-  static SingleWriterIntake<Input> intake(LedgerPolicy policy, PlacementTopology.Serdes2 avro,
+  static SingleWriterIntake<Input> intake(io.tideline.core.scheduling.PlacementPolicy policy, PlacementTopology.Serdes2 avro,
       PlacementMeters meters, InputBounds bounds) {
     return new SingleWriterIntake<>(new SingleWriterIntake.Setup<>("placement", Input.class,
         Input.SUBMITTED, PlacementTopology.LEDGER_INPUT, avro.serializer(), avro.deserializer(),
-        policy.defaultCluster(), new IntakeRules(policy),
+        policy.cluster(), new IntakeRules(policy),
         (meta, errorClass, reason) -> meters.deadLettered(meta.topic(), errorClass), bounds));
   }
 
@@ -53,6 +53,6 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
 
   @Override
   public String clusterOf(Object event) {
-    return EventChecks.clusterOf(event, policy.defaultCluster());
+    return EventChecks.clusterOf(event, policy.cluster());
   }
 }

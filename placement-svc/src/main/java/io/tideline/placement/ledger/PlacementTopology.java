@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.platform.ledger.Envelope;
 import io.tideline.platform.ledger.InputLog;
 import io.tideline.platform.ledger.InputTopic;
@@ -55,7 +56,7 @@ public final class PlacementTopology {
     List<String> t = new ArrayList<>(List.of(TopicCatalogue.PLACEMENT_DECISIONS,
         TopicCatalogue.PLACEMENT_QUEUE, TopicCatalogue.EVICTIONS,
         TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_FRAGMENTATION,
-        TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
+        TopicCatalogue.PLACEMENT_LEDGER, TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
   }
@@ -72,7 +73,7 @@ public final class PlacementTopology {
       Map<String, Object> config) {}
 
   /** Builds the topology with the default input bounds. */
-  public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters) {
     return build(policy, platformSerdeConfig, meters, InputBounds.DEFAULTS);
   }
@@ -81,7 +82,7 @@ public final class PlacementTopology {
    * Builds the topology; {@code serdeConfig} is the registry serde config of the platform,
    * {@code bounds} what the intake holds every input to ({@code tideline.intake.*}).
    */
-  public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters, InputBounds bounds) {
     Map<String, Object> serdeConfig = platformSerdeConfig;
     // one registry-backed serde pair for every task: each schema is fetched once, not per task

@@ -56,6 +56,8 @@ public final class EventChecks {
       c = d.getCluster();
     } else if (event instanceof PreemptionRequest r) {
       c = r.getCluster();
+    } else if (event instanceof io.tideline.events.LedgerChange l) {
+      c = l.getCluster();
     }
     return c == null || c.isBlank() ? defaultCluster : c;
   }

@@ -452,6 +452,18 @@ public final class EventValidator {
           break;
         }
       }
+    } else if (event instanceof io.tideline.events.LedgerChange c) {
+      if (c.getVersion() <= 0) {
+        out.add("version must be positive, got " + c.getVersion());
+      } else if (c.getChange() instanceof io.tideline.events.LedgerBound b) {
+        for (var a : b.getAssignments()) {
+          if (!(a.getShare() > 0) || a.getShare() > 1) {
+            out.add("assignment " + Clip.of(a.getNodeId()) + "/" + a.getGpuIndex() + " of "
+                + Clip.of(b.getJobId()) + " with share " + a.getShare() + " outside (0, 1]");
+            break;
+          }
+        }
+      }
     } else if (event instanceof QuotaVerdict || event instanceof QuotaReclaim
         || event instanceof SlotForecast) {
       // their numeric ranges are field bounds (range())

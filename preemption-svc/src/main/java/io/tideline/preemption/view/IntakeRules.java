@@ -1,11 +1,9 @@
 package io.tideline.preemption.view;
 
-import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NodeInventory;
-import io.tideline.events.PlacementDecision;
 import io.tideline.events.PreemptionRequest;
 import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
@@ -25,18 +23,18 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
 
   private static final Logger LOG = Logger.getLogger(IntakeRules.class);
 
-  private final PreemptionPolicy policy;
+  private final io.tideline.core.preemption.kernel.PreemptionPolicy policy;
 
-  private IntakeRules(PreemptionPolicy policy) {
+  private IntakeRules(io.tideline.core.preemption.kernel.PreemptionPolicy policy) {
     this.policy = policy;
   }
 
   /** The preemption topology's first stage, for one task; refusals are logged. */
-  static SingleWriterIntake<Input> intake(PreemptionPolicy policy, PreemptionTopology.Avro avro,
+  static SingleWriterIntake<Input> intake(io.tideline.core.preemption.kernel.PreemptionPolicy policy, PreemptionTopology.Avro avro,
       InputBounds bounds) {
     return new SingleWriterIntake<>(new SingleWriterIntake.Setup<>("preemption", Input.class,
         Input.SUBMITTED, PreemptionTopology.VIEW_INPUT, avro.serializer(), avro.deserializer(),
-        policy.defaultCluster(), new IntakeRules(policy),
+        policy.cluster(), new IntakeRules(policy),
         (meta, errorClass, reason) -> LOG.warnf("%s %d@%d dead-lettered (%s): %s", meta.topic(),
             meta.partition(), meta.offset(), errorClass, reason), bounds));
   }
@@ -49,9 +47,8 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
       case SUBMITTED -> JobSubmitted.class;
       case VERDICT -> QuotaVerdict.class;
       case LIFECYCLE -> JobLifecycle.class;
-      case RESERVATION -> CapacityReservation.class;
       case CLOCK -> ClockTick.class;
-      case PLACEMENT -> PlacementDecision.class;
+      case LEDGER -> io.tideline.events.LedgerChange.class;
       case REQUEST -> PreemptionRequest.class;
       case RECLAIM -> QuotaReclaim.class;
     };
@@ -59,6 +56,6 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
 
   @Override
   public String clusterOf(Object event) {
-    return EventChecks.clusterOf(event, policy.defaultCluster());
+    return EventChecks.clusterOf(event, policy.cluster());
   }
 }

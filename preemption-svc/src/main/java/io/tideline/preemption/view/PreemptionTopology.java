@@ -69,7 +69,7 @@ public final class PreemptionTopology {
   }
 
   /** Builds the topology with the default input bounds. */
-  public static Topology build(PreemptionPolicy policy, Map<String, Object> serdeConfig) {
+  public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy, Map<String, Object> serdeConfig) {
     return build(policy, serdeConfig, InputBounds.DEFAULTS);
   }
 
@@ -77,7 +77,7 @@ public final class PreemptionTopology {
    * Builds the topology; {@code serdeConfig} is the registry serde config of the platform,
    * {@code bounds} what the intake holds every input to ({@code tideline.intake.*}).
    */
-  public static Topology build(PreemptionPolicy policy, Map<String, Object> serdeConfig,
+  public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy, Map<String, Object> serdeConfig,
       InputBounds bounds) {
     Avro avro = new Avro(AvroSerdes.valueSerializer(serdeConfig),
         AvroSerdes.valueDeserializer(serdeConfig));

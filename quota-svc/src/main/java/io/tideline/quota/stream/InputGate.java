@@ -7,12 +7,11 @@ import io.tideline.events.JobSubmitted;
 import io.tideline.events.QuotaConfigDocument;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
-import io.tideline.platform.validation.Clip;
 import io.tideline.platform.validation.EventValidator;
 import io.tideline.platform.validation.InputBounds;
 import io.tideline.platform.validation.RecordIntake;
-import io.tideline.quota.definition.QuotaDocuments;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -29,22 +28,25 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  *
  * <p>Checks: the platform's {@link RecordIntake} for every topic (Avro in the registry's wire
  * format of the topic's type, then every bound of the shared {@code EventValidator}: the same
- * rules placement, preemption, the forecaster and the notifier apply, ADR 0012); then, for quota
- * definitions, {@link QuotaDocuments#parse} (syntax + the core's validator).
+ * rules placement, preemption, the forecaster and the notifier apply, ADR 0012); then
+ * {@link QuotaHost#decode}, the checks the writer applies (a definition's syntax and the core's
+ * validator, a NaN peak or utilisation refused rather than read as 0).
  */
 final class InputGate implements Processor<byte[], byte[], String, Routed> {
 
   private final String service;
   private final String cluster;
   private final RecordIntake intake;
+  private final QuotaHost host;
   private final QuotaListener listener;
   private ProcessorContext<String, Routed> context;
 
   InputGate(String service, String cluster, InputBounds bounds, Deserializer<Object> avro,
-      QuotaListener listener) {
+      QuotaHost host, QuotaListener listener) {
     this.service = service;
     this.cluster = cluster;
     this.intake = new RecordIntake(avro, new EventValidator(bounds));
+    this.host = host;
     this.listener = listener;
   }
 
@@ -69,7 +71,7 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
         problem = r.reason();
         errorClass = r.errorClass();
       } else if (o instanceof RecordIntake.Accepted a) {
-        problem = check(a.event());
+        problem = check(topic, a.event());
       } else {
         problem = "empty record (null value)";
         errorClass = DeadLetters.DESERIALIZATION;
@@ -98,21 +100,9 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     };
   }
 
-  /** Quota's own check, after the platform's: a definition must parse; {@code null} when usable. */
-  private static String check(Object decoded) {
-    if (decoded instanceof QuotaConfigDocument d) {
-      try {
-        QuotaDocuments.parse(d.getDocument(), d.getVersion());
-        return null;
-      } catch (QuotaDocuments.InvalidDefinition e) {
-        return "quota definition " + Clip.of(d.getVersion())
-            + " refused, the previous one stays in force: " + e.getMessage();
-      } catch (RuntimeException e) {
-        return "quota definition " + Clip.of(d.getVersion())
-            + " refused, the previous one stays in force: cannot be read: " + e;
-      }
-    }
-    return null;
+  /** The host's checks of a decoded input (the same the writer applies); {@code null} if usable. */
+  private String check(String topic, Object decoded) {
+    return host.decode(topic, decoded) instanceof QuotaHost.Decoded.Refused r ? r.reason() : null;
   }
 
   private static String keyOf(Record<byte[], byte[]> r) {
