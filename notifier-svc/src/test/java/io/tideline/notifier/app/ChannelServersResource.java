@@ -66,7 +66,7 @@ public class ChannelServersResource implements QuarkusTestResourceLifecycleManag
     user(c, "ivan", "EMAIL,SLACK", "ivan@example.com", hooks + "ivan", null, "en", "UTC", false);
     user(c, "judy", "SLACK", null, hooks + "judy", null, "en", "UTC", false);
     // NoticeJoinEndToEndTest's users
-    for (String u : List.of("kate", "leo", "mia", "noah", "rex", "sol")) {
+    for (String u : List.of("kate", "leo", "mia", "noah", "rex", "sol", "uma")) {
       user(c, u, "SLACK", null, hooks + u, null, "en", "UTC", false);
     }
     user(c, "pia", "EMAIL,SLACK", "pia@example.com", hooks + "pia", null, "en", "Europe/Berlin",

@@ -30,11 +30,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -284,6 +288,29 @@ class NoticeJoinEndToEndTest {
     awaitRestored();
   }
 
+  @Test
+  @Order(7)
+  void shouldTellNobodyAboutADefragmentationMove() {
+    Instant t = Instant.parse("2026-11-26T09:00:00Z");
+    awaitRestored();
+    send("jobs.submitted", "uma-job-1", JobSubmissions.training("uma-job-1").user("uma").at(t)
+        .build());
+    await("uma's job known", () -> engine().knowsOwner("uma-job-1"));
+    // 1. Placement moves uma's job to defragment the fleet: an applied MIGRATE eviction.
+    Eviction move = Decisions.eviction("defrag-uma", "uma-job-1", EvictionKind.MIGRATE,
+        t.plusSeconds(1));
+    RecordMetadata at = send("evictions", "uma-job-1", move);
+    await("the move read and committed", () -> committedPast(at));
+    assertThat(engine().waiting().evictions()).doesNotContain("defrag-uma/uma-job-1");
+    // 2. Past the wait after which an eviction without its decision is told: still nothing.
+    tick(t.plus(Duration.ofMinutes(11)));
+    marker("uma", "dec-uma-marker", t.plus(Duration.ofMinutes(11)));
+
+    assertThat(Channels.slackDelivered("uma")).hasSize(1)
+        .allSatisfy(p -> assertThat(p).contains("uma-marker").doesNotContain("uma-job-1"));
+    assertThat(notices()).extracting(Notice::getJobId).doesNotContain("uma-job-1");
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private NotifierEngine engine() {
@@ -323,13 +350,28 @@ class NoticeJoinEndToEndTest {
     return AvroSerdes.serdeConfig(TidelineInfraResource.infra().registry().url(), true);
   }
 
-  private static void send(String topic, String key, Object value) {
+  private static RecordMetadata send(String topic, String key, Object value) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
         TidelineInfraResource.infra().broker().bootstrapServers());
     try (var producer = new KafkaProducer<String, Object>(p, new StringSerializer(),
         AvroSerdes.valueSerializer(serde()))) {
-      producer.send(new ProducerRecord<>(topic, key, value)).get();
+      return producer.send(new ProducerRecord<>(topic, key, value)).get();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Whether the running notifier's group has committed past the record at {@code r}. */
+  private boolean committedPast(RecordMetadata r) {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+        TidelineInfraResource.infra().broker().bootstrapServers());
+    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+    try (Admin admin = Admin.create(p)) {
+      OffsetAndMetadata c = admin.listConsumerGroupOffsets(service.config().groupId())
+          .partitionsToOffsetAndMetadata().get().get(tp);
+      return c != null && c.offset() > r.offset();
     } catch (Exception e) {
       throw new AssertionError(e);
     }
