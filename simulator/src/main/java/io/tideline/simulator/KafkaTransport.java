@@ -3,12 +3,15 @@ package io.tideline.simulator;
 import io.tideline.platform.kernel.HostRecord;
 import io.tideline.platform.lockstep.Quiescence;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
 import org.apache.avro.specific.SpecificRecord;
@@ -53,6 +56,12 @@ public final class KafkaTransport implements Transport {
   private final List<TopicPartition> observed = new ArrayList<>();
   private final List<TopicPartition> cascade = new ArrayList<>();
   private Map<TopicPartition, Long> cascadeEnds = new HashMap<>();
+  private final LockstepLatency latency = new LockstepLatency();
+  /** Whether records were published since the last settle, and whether one of them is a tick. */
+  private boolean unsettled;
+  private boolean tickPublished;
+  /** The last tick settle's duration, until {@link #cascaded} attributes it; NaN after. */
+  private double lastTickMillis = Double.NaN;
 
   /** {@code wallMillis}: the caller's clock, for the settle timeout only. */
   public KafkaTransport(Settings settings, LongSupplier wallMillis) {
@@ -96,17 +105,39 @@ public final class KafkaTransport implements Transport {
       HostRecord r = t.record();
       producer.send(new ProducerRecord<>(r.topic(), null, t.at().toEpochMilli(), r.key(),
           (Object) r.value()));
+      unsettled = true;
+      tickPublished |= TopicCatalogue.CLUSTER_CLOCK.equals(r.topic());
     }
   }
 
   @Override
   public void settle() throws InterruptedException {
+    if (!unsettled) {
+      // the last settle left every service with nothing to read, and the world added nothing:
+      // still settled (the services publish only in answer to records, never on their own)
+      latency.inputSkipped();
+      return;
+    }
+    long t0 = System.nanoTime();
     producer.flush();
     if (!quiet.await(settings.groups(), settings.settleTimeout(), settings.pollMillis(),
         wallMillis)) {
       throw new IllegalStateException("the services " + settings.groups() + " did not consume "
           + "everything within " + settings.settleTimeout() + " (is one of them down?)");
     }
+    double millis = (System.nanoTime() - t0) / 1e6;
+    if (tickPublished) {
+      lastTickMillis = millis; // attributed to the hops that moved, in cascaded()
+    } else {
+      latency.inputSettled(millis);
+    }
+    unsettled = false;
+    tickPublished = false;
+  }
+
+  /** The wall latency measured so far. */
+  public LockstepLatency latency() {
+    return latency;
   }
 
   @Override
@@ -129,6 +160,18 @@ public final class KafkaTransport implements Transport {
   public boolean cascaded() throws InterruptedException {
     Map<TopicPartition, Long> now = ends(cascade);
     boolean moved = !now.equals(cascadeEnds);
+    if (!Double.isNaN(lastTickMillis)) {
+      // the kernels decide on ticks only (ADR 0008): what moved since the last round moved in
+      // its tick settle
+      Set<String> topics = new HashSet<>();
+      now.forEach((tp, end) -> {
+        if (!end.equals(cascadeEnds.get(tp))) {
+          topics.add(tp.topic());
+        }
+      });
+      latency.tickSettled(lastTickMillis, topics);
+      lastTickMillis = Double.NaN;
+    }
     cascadeEnds = now;
     return moved;
   }

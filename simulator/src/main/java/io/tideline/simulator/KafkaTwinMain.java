@@ -19,12 +19,14 @@ import java.util.Locale;
  * everything, so the services' table must be the twin's, whatever the broker's latency. Options:
  * {@code --bootstrap} (default {@code 127.0.0.1:9092}), {@code --registry}
  * ({@code http://127.0.0.1:8085}), {@code --nodes} (default 16 nodes = 128 GPUs),
- * {@code --hours} (simulated hours, default 24), {@code --groups} (the services' consumer groups
+ * {@code --hours} (simulated hours, default 24; or {@code --days}), {@code --step} (the regular
+ * tick in simulated minutes, default {@link #DEMO_STEP}), {@code --groups} (the services' consumer groups
  * to wait for, comma-separated; default the four schedulers), {@code --seed} (42), {@code --out}
- * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default yesterday 00:00 UTC,
- * so every record is in the past: the broker refuses stamps more than an hour ahead),
+ * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default 00:00 UTC as many
+ * days ago as are played, so every record is in the past: the broker refuses stamps more than an hour ahead),
  * {@code --warm} (the warm fleet, {@link SimConfig#warmStartShare}: training worth this share of
- * the GPUs submitted at the start; default 0.6, so the morning rise must reclaim).
+ * the GPUs submitted at the start; default 0.6, so the morning rise must reclaim), {@code --history}
+ * (days of online history told to the forecaster before the shown day; default 14).
  *
  * <p>This is an adapter: it reads the wall clock to pace the run and to pick the default start;
  * the twin itself receives both.
@@ -34,6 +36,18 @@ public final class KafkaTwinMain {
   private static final int BAR = 30;
   /** The demo's warm fleet: the night's training worth this share of the GPUs at the start. */
   static final double DEMO_WARM_START = 0.6;
+  /**
+   * The demo's regular tick: every 5 simulated minutes (the study's is 1 minute, production's
+   * 10 s). Events still get their tick 1 ms after them (submissions, finishes, demand changes) and
+   * cascades their micro-ticks, so this only coarsens what waits for the clock alone (protection
+   * and cooldown ends, reservation starts, billing): it halves the lockstep rounds of a day.
+   */
+  static final Duration DEMO_STEP = Duration.ofMinutes(5);
+  /**
+   * The demo's history: the two weeks F1 forecasts from, told to the forecaster through
+   * {@code gpu.telemetry} before the shown day ({@link SimConfig#historyDays}).
+   */
+  static final int DEMO_HISTORY_DAYS = 14;
   /** Quiet client libraries (held strongly: java.util.logging keeps loggers weakly). */
   private static final List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
 
@@ -54,9 +68,11 @@ public final class KafkaTwinMain {
     List<String> groups = List.of("placement-svc", "preemption-svc", "quota-svc",
         "forecaster-svc");
     double warm = DEMO_WARM_START;
+    Duration step = DEMO_STEP;
+    int history = DEMO_HISTORY_DAYS;
     long seed = SimConfig.DEFAULTS.seed();
     Path out = Path.of("target", "sim-kafka");
-    Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(1));
+    Instant start = null;
     for (int i = 0; i < args.length; i++) {
       String v = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -64,28 +80,38 @@ public final class KafkaTwinMain {
         case "--registry" -> registry = v;
         case "--nodes" -> nodes = Integer.parseInt(v);
         case "--hours" -> hours = Double.parseDouble(v);
+        case "--days" -> hours = 24 * Double.parseDouble(v);
         case "--groups" -> groups = List.of(v.split(","));
         case "--seed" -> seed = Long.parseLong(v);
         case "--out" -> out = Path.of(v);
         case "--start" -> start = Instant.parse(v);
         case "--warm" -> warm = Double.parseDouble(v);
+        case "--history" -> history = Integer.parseInt(v);
+        case "--step" -> step = Duration.ofSeconds(Math.round(Double.parseDouble(v) * 60));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
       i++;
     }
-    final Instant from = start;
     Duration horizon = Duration.ofSeconds((long) (hours * 3600));
     int days = (int) Math.max(1, Math.ceil(hours / 24));
+    if (start == null) { // every record in the past, however many days are played
+      start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(days));
+    }
+    final Instant from = start;
     SimConfig config = SimConfig.DEFAULTS.with(seed, days, nodes).withStart(start)
-        .withWarmStart(warm);
+        .withWarmStart(warm).withHistory(history);
     Scenario scenario = Scenario.synthetic(config);
     PrintStream err = System.err;
     System.out.printf(Locale.ROOT, "through Kafka (%s, registry %s): %.1f simulated hours from %s"
-        + " in lockstep, %d nodes × %d GPUs, seed %d, %d offline jobs%n", bootstrap, registry,
-        hours, start, nodes, config.gpusPerNode(), seed,
+        + " in lockstep (a regular tick every %s) after %d days of history, %d nodes × %d GPUs, seed %d,"
+        + " %d offline jobs%n",
+        bootstrap, registry, hours, start, step.toString().substring(2).toLowerCase(Locale.ROOT),
+        history, nodes, config.gpusPerNode(), seed,
         scenario.jobs().stream().filter(j -> j.submitAt().isBefore(from.plus(horizon))).count());
     long t0 = System.nanoTime();
+    Twin.Settings clock = Twin.Settings.of(config).withStep(step);
     SimResult result;
+    LockstepLatency latency;
     World world = Twins.world(scenario);
     try (KafkaTransport transport = new KafkaTransport(new KafkaTransport.Settings(bootstrap,
         registry, groups, Duration.ofSeconds(120), 5), System::currentTimeMillis)) {
@@ -100,11 +126,12 @@ public final class KafkaTwinMain {
         }
       });
       Runtime.getRuntime().addShutdownHook(hook);
-      result = Twin.run("tideline", world, transport, Twin.Settings.of(config),
+      result = Twin.run("tideline", world, transport, clock,
           start.plus(horizon), (now, done, w) -> bar(err, now, done, w.runningJobs(), w.waitingJobs(),
               w.decisionsSeen()));
       err.println();
       Runtime.getRuntime().removeShutdownHook(hook);
+      latency = transport.latency();
     } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
       err.println();
       err.println("interrupted: stopped");
@@ -114,7 +141,7 @@ public final class KafkaTwinMain {
     // the same scenario through the same kernels in process (ADR 0008): the services must agree
     long t1 = System.nanoTime();
     SimResult twin = Twin.run("tideline", Twins.world(scenario),
-        Twins.inProcess(scenario, Policy.TIDELINE), Twin.Settings.of(config), start.plus(horizon),
+        Twins.inProcess(scenario, Policy.TIDELINE), clock, start.plus(horizon),
         null);
     double twinWall = (System.nanoTime() - t1) / 1e9;
     boolean same = twin.equals(result);
@@ -125,6 +152,7 @@ public final class KafkaTwinMain {
     System.out.print(md);
     System.out.printf(Locale.ROOT, "%nwall time: %.1f s through Kafka, %.1f s in process%n", wall,
         twinWall);
+    System.out.print(latency.summary());
     System.out.println(same
         ? "parity: the services and the in-process twin produced the same table and timeline"
         : "PARITY BROKEN: the services and the in-process twin differ (see the table above)");

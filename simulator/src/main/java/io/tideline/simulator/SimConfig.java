@@ -60,6 +60,10 @@ import java.util.Objects;
  *     whose GPUs add up to this share of the fleet — the night's training already queued or
  *     running when the shown day begins, so the morning rise has something to reclaim; default 0
  *     (the study's fleet starts empty and fills over its first day), the demo uses 0.6
+ * @param historyDays the services' history before the start (F1's two weeks), told to the
+ *     forecaster on {@code gpu.telemetry} before the first tick: one sample per GPU a service held
+ *     per demand step, from the same demand model run over those days; default 0 (the study runs
+ *     its own first two weeks), the demo uses 14 so its one shown day is forecast from history
  */
 public record SimConfig(
     long seed,
@@ -91,7 +95,8 @@ public record SimConfig(
     double onlineGuaranteeFraction,
     double offlineGuaranteeCap,
     double hardSplitHeadroom,
-    double warmStartShare) {
+    double warmStartShare,
+    int historyDays) {
 
   /** The default 14-day, 2,000-GPU study. */
   public static final SimConfig DEFAULTS = new SimConfig(
@@ -111,7 +116,7 @@ public record SimConfig(
       1.0, 72.0, 6.0,
       Duration.ofMinutes(5),
       LocalTime.of(0, 0), LocalTime.of(6, 0),
-      0.7, 0.4, 0.1, 0.0);
+      0.7, 0.4, 0.1, 0.0, 0);
 
   public SimConfig {
     Objects.requireNonNull(start, "start");
@@ -123,6 +128,9 @@ public record SimConfig(
     }
     if (!(onlinePeakShare > 0 && onlinePeakShare < 1)) {
       throw new IllegalArgumentException("onlinePeakShare must be in (0, 1)");
+    }
+    if (historyDays < 0) {
+      throw new IllegalArgumentException("historyDays must be >= 0");
     }
     if (!(warmStartShare >= 0 && warmStartShare <= 1)) {
       throw new IllegalArgumentException("warmStartShare must be in [0, 1]");
@@ -148,7 +156,8 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation, rate,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
-        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare,
+        historyDays);
   }
 
   /** This config starting at {@code at} (the through-Kafka mode puts its day near the present). */
@@ -157,7 +166,8 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
         jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
         minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
-        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare,
+        historyDays);
   }
 
   /** This config with another seed, horizon and fleet size (the main's options). */
@@ -167,7 +177,8 @@ public record SimConfig(
         jobsPerDay * nodes / (double) this.nodes,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
         maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
-        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare,
+        historyDays);
   }
 
   /** This config with a warm fleet: training worth {@code share} of the GPUs at the start. */
@@ -176,6 +187,20 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
         jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
         minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
-        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, share);
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, share,
+        historyDays);
+  }
+
+  /**
+   * This config with {@code days} of online history before the start: the forecaster is told, on
+   * {@code gpu.telemetry} before the first tick, what the services held on each of those days.
+   */
+  public SimConfig withHistory(int days) {
+    return new SimConfig(seed, this.days, nodes, gpusPerNode, gpuModel, start, zone, demandStep,
+        tick, onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
+        jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
+        minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare,
+        days);
   }
 }

@@ -50,6 +50,11 @@ public final class Twin {
     public static Settings of(SimConfig config) {
       return new Settings(Duration.ofMinutes(1), config.tick(), 20);
     }
+
+    /** The same settings with another regular tick interval. */
+    public Settings withStep(Duration regular) {
+      return new Settings(regular, sampleEvery, maxMicroTicks);
+    }
   }
 
   private static final Duration MICRO = Duration.ofMillis(1);

@@ -226,6 +226,7 @@ public final class World {
         .setCluster(cluster).setVersion("twin-" + config.seed())
         .setFormat(QuotaConfigFormat.YAML).setDocument(quotaDocument()).setAuthor(EXECUTOR)
         .setPublishedAt(now).build());
+    history(start);
     for (int s = 0; s < scenario.demand().steps(); s++) {
       Instant at = config.start().plus(config.demandStep().multipliedBy(s));
       if (!at.isBefore(start) && at.isBefore(end)) {
@@ -744,6 +745,54 @@ public final class World {
   }
 
   // ============================================================================ the GPUs
+
+  /** Salt separating the history's demand noise from the shown days' of the same seed. */
+  private static final long HISTORY_SALT = 0x4157_0121L;
+
+  /**
+   * F1's history ({@link SimConfig#historyDays}): the days before {@code start} as the services
+   * lived them, from the same demand model (its own noise stream), on {@code gpu.telemetry} —
+   * the forecaster's real input path — timed on those days and published before the first tick,
+   * which records them. Per demand step, each service in config order holds as many of the fleet's
+   * GPUs (node order, then index) as its instances need, one OK sample each at the step's start.
+   * The samples carry the service but no job (quota bills jobs only, so it counts none of them).
+   */
+  private void history(Instant start) {
+    int days = config.historyDays();
+    if (days == 0) {
+      return;
+    }
+    Instant from = start.minus(Duration.ofDays(days));
+    SimConfig past = config.with(config.seed() ^ HISTORY_SALT, days, config.nodes())
+        .withStart(from);
+    InferenceDemand demand = InferenceDemand.load(Scenario.resource(Scenario.DEMAND), past);
+    Instant keep = now;
+    for (int step = 0; step < demand.steps(); step++) {
+      now = from.plus(config.demandStep().multipliedBy(step));
+      if (!now.isBefore(start)) {
+        break;
+      }
+      int nodeIndex = 0;
+      int gpu = 0;
+      for (int k = 0; k < config.services().size(); k++) {
+        OnlineService svc = config.services().get(k);
+        int held = (int) Math.ceil(demand.instances(k, step) * svc.instanceGpus() - 1e-9);
+        for (int i = 0; i < held && nodeIndex < scenario.nodes().size(); i++) {
+          Node n = scenario.nodes().get(nodeIndex);
+          String gpuId = n.id() + "/" + gpu;
+          emit(TopicCatalogue.GPU_TELEMETRY, gpuId, GpuSample.newBuilder().setGpuId(gpuId)
+              .setCluster(cluster).setNodeId(n.id()).setGpuIndex(gpu).setModel(n.gpuModel())
+              .setSampledAt(now).setState(SampleState.OK).setUtilizationPct(100.0)
+              .setSource(SampleSource.SIMULATOR).setServiceId(svc.id()).build());
+          if (++gpu == n.gpuCount()) {
+            gpu = 0;
+            nodeIndex++;
+          }
+        }
+      }
+    }
+    now = keep;
+  }
 
   private void telemetry() {
     for (Node n : scenario.nodes()) {

@@ -13,6 +13,7 @@ import java.util.function.LongSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -48,17 +49,23 @@ public final class Quiescence implements AutoCloseable {
       Map<TopicPartition, Long> committed = new HashMap<>();
       Set<TopicPartition> parts = new HashSet<>();
       Map<String, Set<TopicPartition>> byGroup = new HashMap<>();
+      Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
       for (String g : groups) {
         ConsumerGroupDescription d = described.get(g);
         if (d == null || d.members().isEmpty()) {
           return false; // not (yet) running: nothing is consumed
         }
+        specs.put(g, new ListConsumerGroupOffsetsSpec()); // all its partitions
+      }
+      // one request for every group's offsets (a lockstep run asks this thousands of times)
+      Map<String, Map<TopicPartition, OffsetAndMetadata>> all = admin
+          .listConsumerGroupOffsets(specs).all().get();
+      for (String g : groups) {
         Set<TopicPartition> mine = new HashSet<>();
-        for (MemberDescription m : d.members()) {
+        for (MemberDescription m : described.get(g).members()) {
           mine.addAll(m.assignment().topicPartitions());
         }
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(g)
-            .partitionsToOffsetAndMetadata().get();
+        Map<TopicPartition, OffsetAndMetadata> offsets = all.getOrDefault(g, Map.of());
         mine.addAll(offsets.keySet());
         byGroup.put(g, mine);
         parts.addAll(mine);
