@@ -42,7 +42,8 @@ public final class KafkaTransport implements Transport {
    * @param bootstrap broker
    * @param registryUrl schema registry
    * @param groups the services' consumer groups (Streams application ids) to wait for
-   * @param settleTimeout longest wait for one settle (a service that stopped fails the run)
+   * @param settleTimeout longest wait without progress in one settle (a service that consumed
+   *     nothing for this long has stopped: the run fails)
    * @param pollMillis how often to look while settling
    */
   public record Settings(String bootstrap, String registryUrl, List<String> groups,
@@ -120,10 +121,16 @@ public final class KafkaTransport implements Transport {
     }
     long t0 = System.nanoTime();
     producer.flush();
-    if (!quiet.await(settings.groups(), settings.settleTimeout(), settings.pollMillis(),
+    long consumed = quiet.consumed(settings.groups());
+    while (!quiet.await(settings.groups(), settings.settleTimeout(), settings.pollMillis(),
         wallMillis)) {
-      throw new IllegalStateException("the services " + settings.groups() + " did not consume "
-          + "everything within " + settings.settleTimeout() + " (is one of them down?)");
+      // slow is fine (two weeks of a big fleet's history take minutes); stopped is not
+      long now = quiet.consumed(settings.groups());
+      if (now == consumed) {
+        throw new IllegalStateException("the services " + settings.groups() + " consumed nothing"
+            + " for " + settings.settleTimeout() + " (is one of them down?)");
+      }
+      consumed = now;
     }
     double millis = (System.nanoTime() - t0) / 1e6;
     if (tickPublished) {

@@ -48,6 +48,12 @@ public final class KafkaTwinMain {
    * {@code gpu.telemetry} before the shown day ({@link SimConfig#historyDays}).
    */
   static final int DEMO_HISTORY_DAYS = 14;
+  /**
+   * How long a settle may see no service commit anything before the run fails as "a service has
+   * stopped". Generous: the first settle of a big fleet applies two weeks of history at one tick,
+   * which the forecaster commits only when done.
+   */
+  static final Duration SETTLE_WITHOUT_PROGRESS = Duration.ofMinutes(10);
   /** Quiet client libraries (held strongly: java.util.logging keeps loggers weakly). */
   private static final List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
 
@@ -114,7 +120,7 @@ public final class KafkaTwinMain {
     LockstepLatency latency;
     World world = Twins.world(scenario);
     try (KafkaTransport transport = new KafkaTransport(new KafkaTransport.Settings(bootstrap,
-        registry, groups, Duration.ofSeconds(120), 5), System::currentTimeMillis)) {
+        registry, groups, SETTLE_WITHOUT_PROGRESS, 5), System::currentTimeMillis)) {
       // Ctrl-C: the shutdown hook interrupts the run, which closes the clients (try-with-resources)
       Thread main = Thread.currentThread();
       Thread hook = new Thread(() -> {

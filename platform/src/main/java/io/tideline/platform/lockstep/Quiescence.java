@@ -115,6 +115,28 @@ public final class Quiescence implements AutoCloseable {
     }
   }
 
+  /**
+   * How far the groups have consumed: the sum of their committed offsets (0 while a group is not
+   * there yet). A caller waiting long for {@link #settled} compares two of these to tell a slow
+   * service from one that stopped.
+   */
+  public long consumed(Collection<String> groups) throws InterruptedException {
+    Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+    groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
+    try {
+      long sum = 0;
+      for (Map<TopicPartition, OffsetAndMetadata> offsets : admin.listConsumerGroupOffsets(specs)
+          .all().get().values()) {
+        for (OffsetAndMetadata o : offsets.values()) {
+          sum += o == null ? 0 : o.offset();
+        }
+      }
+      return sum;
+    } catch (ExecutionException e) {
+      return 0;
+    }
+  }
+
   /** A group's partition as one key (groups share the partition map). */
   private static TopicPartition key(String group, TopicPartition tp) {
     return new TopicPartition(group + "\u0000" + tp.topic(), tp.partition());
