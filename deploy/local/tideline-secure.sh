@@ -77,10 +77,10 @@ secure_apply_acls() {
     acls apply > "$LOGS/acls.log" 2>&1
 }
 
-# The CLI's credentials on a secured stack, unless TIDELINE_CLI_CONFIG names others: submit runs
-# as the submitter, everything else as the operator.
+# The CLI's credentials while a secured local stack runs, unless TIDELINE_CLI_CONFIG names others:
+# submit runs as the submitter, everything else as the operator.
 secure_cli_env() {
-  secure_on || return 0
+  secure_on && alive kafka || return 0
   [[ -n "${TIDELINE_CLI_CONFIG:-}" ]] && return 0
   if [[ "${1:-}" == submit ]]; then
     export TIDELINE_CLI_CONFIG="$(secure_client_config tideline-submitter)"
