@@ -12,11 +12,18 @@ import org.apache.kafka.clients.admin.NewTopic;
 /**
  * Creates the topics of the catalogue (platform/src/main/resources/tideline/topics.csv) that are
  * missing, in one admin call. Run by ./tideline up as a single-file program:
- * java -cp '.tideline/kafka/libs/*' deploy/local/CreateTopics.java BOOTSTRAP CATALOGUE
+ * java -cp '.tideline/kafka/libs/*' deploy/local/CreateTopics.java BOOTSTRAP CATALOGUE [CLIENT_PROPERTIES]
+ * (CLIENT_PROPERTIES: Kafka client settings to connect with, e.g. the provisioning identity's on a
+ * secured broker: ./tideline up --secure, ADR 0022).
  */
 public class CreateTopics {
   public static void main(String[] args) throws Exception {
     Properties p = new Properties();
+    if (args.length > 2) {
+      try (var r = Files.newBufferedReader(Path.of(args[2]))) {
+        p.load(r);
+      }
+    }
     p.put("bootstrap.servers", args[0]);
     List<NewTopic> wanted = new ArrayList<>();
     for (String line : Files.readAllLines(Path.of(args[1]))) {

@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 /**
  * Where the CLI connects, from (highest first) flags, the environment ({@code
  * KAFKA_BOOTSTRAP_SERVERS}, {@code TIDELINE_REGISTRY_URL}), a properties file ({@code --config},
+ * else {@code TIDELINE_CLI_CONFIG}, which {@code ./tideline} sets on a secured local stack,
  * default {@code ~/.tideline/cli.properties}), and the local stack's defaults. Every other key in
  * the file is passed to the Kafka clients as is, so a secured cluster works with the usual
  * {@code security.protocol}, {@code sasl.*} and {@code ssl.*} settings.
@@ -29,12 +30,16 @@ public final class Connection {
   @Option(names = "--registry", description = "Schema registry root URL (env TIDELINE_REGISTRY_URL; default " + DEFAULT_REGISTRY + ")")
   String registry;
 
-  @Option(names = "--config", description = "Properties file with Kafka client settings (SASL/TLS); default ~/.tideline/cli.properties")
+  @Option(names = "--config", description = "Properties file with Kafka client settings (SASL/TLS); env TIDELINE_CLI_CONFIG; default ~/.tideline/cli.properties")
   Path config;
 
   /** Kafka client properties: the file's, then bootstrap servers. */
   Properties clientProperties() {
     Properties p = new Properties();
+    String fromEnv = System.getenv("TIDELINE_CLI_CONFIG");
+    if (config == null && fromEnv != null && !fromEnv.isBlank()) {
+      config = Path.of(fromEnv);
+    }
     Path file = config != null ? config : Path.of(System.getProperty("user.home"), ".tideline", "cli.properties");
     if (Files.isRegularFile(file)) {
       try (Reader r = Files.newBufferedReader(file)) {

@@ -1,0 +1,98 @@
+# Sourced by ./tideline: the secured local stack (issue #18, ADR 0022/0023). Kept apart from the
+# launcher's other parts so both can change independently.
+#
+#   ./tideline up --secure   the broker speaks SASL/SCRAM-SHA-512 over TLS only (controller: mTLS),
+#                            StandardAuthorizer, deny by default; a throwaway CA and random SCRAM
+#                            passwords under .tideline/run/secure (deploy/local/secure-broker.sh);
+#                            topics created and the ACLs generated from topics.csv applied as the
+#                            provisioning identity (tideline-admin); every service started with its
+#                            own principal; ./tideline submit uses tideline-submitter's, the other
+#                            CLI commands tideline-operator's (TIDELINE_CLI_CONFIG overrides).
+#   ./tideline up            the open default: prints open_banner first.
+
+SECURE_DIR="$RUN/secure"
+# Every principal of io.tideline.platform.security.Identity gets SCRAM credentials at format time.
+SECURE_PRINCIPALS=(gpu-telemetry-svc forecaster-svc quota-svc placement-svc preemption-svc
+  notifier-svc tideline-executor tideline-submitter tideline-operator tideline-simulator)
+
+# Whether the stack `up` started last is the secured one.
+secure_on() { [[ -f "$SECURE_DIR/server.properties" ]]; }
+
+open_banner() {
+  say "################################################################################"
+  say "#  WARNING: this stack is OPEN. The broker on 127.0.0.1:$KAFKA_PORT takes any client:"
+  say "#  no authentication, no encryption, no ACLs; the registry and every REST endpoint"
+  say "#  are open too. Anyone who reaches these ports can forge decisions: evict running"
+  say "#  jobs, zero a team's quota, free another user's GPUs, add phantom nodes, redirect"
+  say "#  notices. Use it only on a machine you alone use. For SCRAM over TLS with ACLs"
+  say "#  generated from topics.csv: ./tideline up --secure  (docs/adr/0022)"
+  say "################################################################################"
+}
+
+# Prepares (PKI, SCRAM users at format time, server.properties) and starts the secured broker.
+start_kafka_secure() {
+  rm -rf "$SECURE_DIR"
+  JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(java_bin)")")")}" \
+    bash "$ROOT/deploy/local/secure-broker.sh" "$SECURE_DIR" "$KAFKA_PORT" "$CONTROLLER_PORT" \
+    "$KAFKA_LIBS" "${SECURE_PRINCIPALS[@]}" > "$LOGS/kafka-format.log" 2>&1 \
+    || { cat "$LOGS/kafka-format.log" >&2; die "could not prepare the secured broker"; }
+  secure_service_configs
+  start_process kafka "$LOGS/kafka.log" "$(java_bin)" -Xms256m -Xmx512m \
+    -Dlog4j2.configurationFile="$ROOT/deploy/local/log4j2.properties" \
+    -cp "$KAFKA_LIBS/*" kafka.Kafka "$SECURE_DIR/server.properties"
+}
+
+# One Quarkus config file per service: its client settings for the plain Kafka clients (kafka.*)
+# and for Kafka Streams (kafka-streams.*), readable only by the user who runs the stack.
+secure_service_configs() {
+  local s key value
+  mkdir -p "$SECURE_DIR/services"
+  for s in "${SERVICES[@]}"; do
+    : > "$SECURE_DIR/services/$s.properties"
+    while IFS='=' read -r key value; do
+      [[ -z "$key" || "$key" == bootstrap.servers ]] && continue
+      printf 'kafka.%s=%s\nkafka-streams.%s=%s\n' "$key" "$value" "$key" "$value" \
+        >> "$SECURE_DIR/services/$s.properties"
+    done < "$SECURE_DIR/clients/$s.properties"
+    chmod 600 "$SECURE_DIR/services/$s.properties"
+  done
+}
+
+# The JVM options that give a service its credentials (a file, so no password is on a command line).
+secure_service_opts() { echo "-Dquarkus.config.locations=file:$SECURE_DIR/services/$1.properties"; }
+
+secure_client_config() { echo "$SECURE_DIR/clients/$1.properties"; }
+
+kafka_ready_secure() {
+  "$(java_bin)" -cp "$KAFKA_LIBS/*" org.apache.kafka.tools.ClusterTool cluster-id \
+    --bootstrap-server "127.0.0.1:$KAFKA_PORT" --config "$(secure_client_config tideline-admin)"
+}
+
+# Applies the ACLs generated from topics.csv (tideline acls apply) as the provisioning identity.
+secure_apply_acls() {
+  TIDELINE_CLI_CONFIG="$(secure_client_config tideline-admin)" \
+  KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:$KAFKA_PORT" TIDELINE_REGISTRY_URL="http://127.0.0.1:$REGISTRY_PORT" \
+    "$(java_bin)" -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+    -cp "$ROOT/cli/target/classes:$(cat "$ROOT/cli/target/classpath.txt")" io.tideline.cli.TidelineCli \
+    acls apply > "$LOGS/acls.log" 2>&1
+}
+
+# The CLI's credentials while a secured local stack runs, unless TIDELINE_CLI_CONFIG names others:
+# submit runs as the submitter, everything else as the operator.
+secure_cli_env() {
+  secure_on && alive kafka || return 0
+  [[ -n "${TIDELINE_CLI_CONFIG:-}" ]] && return 0
+  if [[ "${1:-}" == submit ]]; then
+    export TIDELINE_CLI_CONFIG="$(secure_client_config tideline-submitter)"
+  else
+    export TIDELINE_CLI_CONFIG="$(secure_client_config tideline-operator)"
+  fi
+}
+
+secure_summary() {
+  say "Secured: SASL/SCRAM-SHA-512 over TLS on 127.0.0.1:$KAFKA_PORT (CA $SECURE_DIR/pki/ca.pem),"
+  say "  $(tail -n1 "$LOGS/acls.log"); one principal per service; clients' settings in $SECURE_DIR/clients/"
+  say "  ./tideline submit runs as tideline-submitter, other commands as tideline-operator."
+  say "  Refused operations are logged by the broker: grep Denied $LOGS/kafka.log"
+  say "  Still open: the schema registry and the services' REST endpoints (issue #18 points 3 and 4)."
+}
