@@ -50,6 +50,15 @@ public final class JobIntake {
       return new Refused(DeadLetters.DESERIALIZATION, "expected a JobSubmitted record, got "
           + (decoded == null ? "null" : decoded.getClass().getName()));
     }
+    return check(event);
+  }
+
+  /**
+   * The semantic half of {@link #decode}, for a submission built in memory rather than read from
+   * the topic (the Kubernetes executor turns pods into one): the same core rules, so a job the
+   * executor publishes is one every consumer accepts.
+   */
+  public Outcome check(JobSubmitted event) {
     JobRequest request = JobRequests.fromEvent(event);
     List<Violation> violations = check.violations(request);
     if (!violations.isEmpty()) {
