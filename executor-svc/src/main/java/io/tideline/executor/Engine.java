@@ -173,14 +173,15 @@ public final class Engine {
 
   private void invalid(Pod pod, String reason) {
     String key = pod.getMetadata().getUid() + "|" + reason;
-    if (!reportedInvalid.add(key)) {
-      return;
+    if (!reportedInvalid.add(key) || reason.equals(annotation(pod, Keys.REFUSED))) {
+      return; // reported already (by this replica, or by an earlier leader: the annotation)
     }
     meters.submission("INVALID");
     meters.deadLetter(Outputs.PODS_DLQ);
     kube.event(pod, "Warning", "InvalidTidelineJob", reason);
     out.deadPod(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
         Serialization.asJson(pod), reason, PodTimes.created(pod).toEpochMilli());
+    kube.annotate(pod, Map.of(Keys.REFUSED, reason));
     LOG.warnf("pod %s/%s cannot become a job: %s", pod.getMetadata().getNamespace(),
         pod.getMetadata().getName(), reason);
   }

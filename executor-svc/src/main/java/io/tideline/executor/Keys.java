@@ -78,6 +78,8 @@ public final class Keys {
   public static final String REPORTED = PREFIX + "reported";
   /** Deadline of the checkpoint asked before an eviction, RFC 3339. */
   public static final String CHECKPOINT_REQUESTED = PREFIX + "checkpoint-requested";
+  /** Why the pod could not become a job (written with its Event and dead letter, once). */
+  public static final String REFUSED = PREFIX + "refused";
   /** The eviction order being carried out. */
   public static final String EVICTION = PREFIX + "eviction";
 }

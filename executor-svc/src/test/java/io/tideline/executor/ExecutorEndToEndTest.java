@@ -1,0 +1,303 @@
+package io.tideline.executor;
+
+import static io.tideline.executor.ExecutorHarness.await;
+import static io.tideline.executor.ExecutorHarness.bound;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tideline.events.Eviction;
+import io.tideline.events.EvictionKind;
+import io.tideline.events.GpuInfo;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.NodeChange;
+import io.tideline.events.NodeInventory;
+import io.tideline.events.SwitchPath;
+import io.tideline.placement.ledger.LedgerPolicy;
+import io.tideline.placement.ledger.PlacementMeters;
+import io.tideline.placement.ledger.PlacementTopology;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.quota.config.QuotaPolicy;
+import io.tideline.quota.stream.QuotaListener;
+import io.tideline.quota.stream.QuotaTopology;
+import io.tideline.testkit.KafkaBroker;
+import java.io.FileInputStream;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * End to end through the real services: pods created in a real kube-apiserver (from the example
+ * manifests of {@code deploy/k8s/examples}) → the executor's submission → quota's and placement's
+ * own topologies ({@code QuotaTopology.build}, {@code PlacementTopology.build}) in real Kafka
+ * Streams instances, exactly once, on the real broker and registry → bindings visible in the API
+ * server. The fleet is six 8-GPU H100 nodes, two per access switch, registered as Kubernetes
+ * nodes and published on {@code cluster.inventory} from those very Node objects.
+ */
+class ExecutorEndToEndTest {
+
+  static final String DEFINITION = """
+      version: "e2e-1"
+      fleetGpus: 48
+      nodes:
+        - {path: acme, kind: ORGANISATION, guaranteedGpus: 40}
+        - {path: acme/search, kind: BUSINESS_LINE, guaranteedGpus: 8, borrowCapGpus: 8,
+           preemptionGrants: [ONLINE_INFERENCE, CRITICAL_JOBS]}
+        - {path: acme/search/ranking, kind: TEAM, guaranteedGpus: 8}
+        - {path: acme/search/ranking/inference, kind: QUEUE, lane: INFERENCE, guaranteedGpus: 8,
+           lendLimitGpus: 0, services: [search-ranker]}
+        - {path: acme/research, kind: BUSINESS_LINE, guaranteedGpus: 32, borrowCapGpus: 8,
+           preemptionGrants: []}
+        - {path: acme/research/llm, kind: TEAM, guaranteedGpus: 32}
+        - {path: acme/research/llm/training, kind: QUEUE, lane: TRAINING, guaranteedGpus: 32,
+           lendLimitGpus: 0}
+      """;
+  static final String H100 = "NVIDIA-H100-80GB-HBM3";
+
+  static ExecutorHarness h;
+  static KafkaStreams placement;
+  static KafkaStreams quota;
+  static ExecutorRuntime executor;
+  static Job trainingJob;
+  static Deployment ranker;
+
+  @BeforeAll
+  static void start() throws Exception {
+    h = ExecutorHarness.start("e2e");
+    // the user's manifests, as deploy/k8s/examples ships them
+    for (String f : List.of("training-gang.yaml", "inference-fractional.yaml")) {
+      try (var in = new FileInputStream(ExecutorHarness.REPO.resolve("deploy/k8s/examples/" + f)
+          .toFile())) {
+        for (HasMetadata o : h.admin.load(in).items()) {
+          if (o instanceof Job j) {
+            trainingJob = j;
+          } else if (o instanceof Deployment d) {
+            ranker = d;
+          } else {
+            h.admin.resource(o).create(); // the namespaces, with their tenant and team labels
+          }
+        }
+      }
+    }
+    // six H100 nodes, two per access switch; their inventory, from the Node objects themselves
+    for (int i = 1; i <= 6; i++) {
+      Node n = h.node("gpu-" + i, "asw" + ((i + 1) / 2), 8);
+      n.getMetadata().getLabels().put("nvidia.com/gpu.product", H100);
+      h.admin.nodes().resource(n).patch();
+      h.publish(TopicCatalogue.CLUSTER_INVENTORY, n.getMetadata().getName(), inventory(
+          h.admin.nodes().withName(n.getMetadata().getName()).get()));
+    }
+    quota = streams("quota", QuotaTopology.build(QuotaPolicy.defaults(ExecutorHarness.CLUSTER,
+        new QuotaPolicy.BootstrapDefinition("file:e2e", DEFINITION)), h.serde,
+        QuotaListener.NONE));
+    placement = streams("placement", PlacementTopology.build(
+        LedgerPolicy.defaults(ExecutorHarness.CLUSTER), h.serde,
+        new PlacementMeters(new SimpleMeterRegistry())));
+    executor = h.executor("e2e-executor");
+    await("the executor leads", executor::leading);
+  }
+
+  @AfterAll
+  static void stop() {
+    for (KafkaStreams s : new KafkaStreams[] {placement, quota}) {
+      if (s != null) {
+        s.close(java.time.Duration.ofSeconds(30));
+      }
+    }
+    if (h != null) {
+      h.close();
+    }
+  }
+
+  @Test
+  void shouldBindATwoByEightGpuGangToTwoNodesOfOneAccessSwitch() {
+    List<Pod> gang = jobPods("llm-7b-pretrain", 2);
+    List<Pod> bound = new ArrayList<>();
+    for (Pod p : gang) {
+      bound.add(h.awaitPod("ml-research", p.getMetadata().getName(), "bound by placement",
+          ExecutorHarness::bound));
+    }
+    String n0 = bound.get(0).getSpec().getNodeName();
+    String n1 = bound.get(1).getSpec().getNodeName();
+    assertThat(n0).isNotEqualTo(n1);
+    assertThat(asw(n0)).as("one access switch (T1)").isEqualTo(asw(n1));
+    assertThat(bound).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
+        .containsEntry("tideline.io/gpus", "0,1,2,3,4,5,6,7")
+        .containsEntry("tideline.io/job", "ml-research/llm-7b-pretrain")
+        .containsKey("tideline.io/decision"));
+    JobSubmitted job = h.submissions("ml-research/llm-7b-pretrain").get(0);
+    assertThat(job.getTenant()).isEqualTo("research");
+    assertThat(job.getTeam()).isEqualTo("llm");
+    assertThat(job.getUser()).isEqualTo("carol");
+    assertThat(job.getResources().getGpuCount()).isEqualTo(16);
+    assertThat(job.getResources().getGangSize()).isEqualTo(2);
+    assertThat(job.getResources().getAllowedGpuModels()).containsExactly(H100);
+    assertThat(job.getCheckpoint().getWriteShards()).isEqualTo(8);
+
+    Instant started = Instant.parse("2026-12-01T10:00:00Z");
+    bound.forEach(p -> h.running(p, started));
+    await("STARTED", () -> h.lifecycle("ml-research/llm-7b-pretrain").stream()
+        .anyMatch(l -> l.getType() == LifecycleType.STARTED));
+    JobLifecycle l = h.lifecycle("ml-research/llm-7b-pretrain").stream()
+        .filter(x -> x.getType() == LifecycleType.STARTED).findFirst().orElseThrow();
+    assertThat(l.getOccurredAt()).as("when the pods started, not when it was noticed")
+        .isEqualTo(started);
+    assertThat(l.getAssignments()).hasSize(16);
+  }
+
+  @Test
+  void shouldPutAFractionalInferencePodOnAGpuItShares() {
+    Pod a = h.create(fromTemplate(ranker.getSpec().getTemplate(), "search", "ranker-7d9f-a"));
+    Pod boundA = h.awaitPod("search", "ranker-7d9f-a", "bound", ExecutorHarness::bound);
+    Pod b = h.create(fromTemplate(ranker.getSpec().getTemplate(), "search", "ranker-7d9f-b"));
+    Pod boundB = h.awaitPod("search", "ranker-7d9f-b", "bound", ExecutorHarness::bound);
+    assertThat(boundA.getMetadata().getAnnotations()).containsEntry("tideline.io/gpu-share",
+        "0.25");
+    assertThat(boundB.getMetadata().getAnnotations()).containsEntry("tideline.io/gpu-share",
+        "0.25");
+    assertThat(boundB.getSpec().getNodeName() + "/" + boundB.getMetadata().getAnnotations()
+        .get("tideline.io/gpus")).as("the second quarter shares the first's GPU")
+        .isEqualTo(boundA.getSpec().getNodeName() + "/" + boundA.getMetadata().getAnnotations()
+            .get("tideline.io/gpus"));
+    JobSubmitted job = h.submissions("search/" + a.getMetadata().getName()).get(0);
+    assertThat(job.getServiceId()).isEqualTo("search-ranker");
+    assertThat(job.getResources().getGpuShare()).isEqualTo(0.25);
+    assertThat(b.getMetadata().getName()).isNotEqualTo(a.getMetadata().getName());
+  }
+
+  @Test
+  void shouldCheckpointEvictReportPreemptedAndResumeTheRecreatedPodsAsTheSameJob() {
+    String jobId = "ml-research/resumable";
+    List<Pod> first = jobPodsNamed("resumable", 2, "a");
+    List<Pod> running = new ArrayList<>();
+    for (Pod p : first) {
+      running.add(h.awaitPod("ml-research", p.getMetadata().getName(), "bound",
+          ExecutorHarness::bound));
+    }
+    running.forEach(p -> h.running(p, Instant.parse("2026-12-01T10:05:00Z")));
+    await("STARTED", () -> h.lifecycle(jobId).stream()
+        .anyMatch(l -> l.getType() == LifecycleType.STARTED));
+
+    // placement's order after a preemption plan (as ClusterLedger writes it)
+    h.publish(TopicCatalogue.EVICTIONS, jobId, Eviction.newBuilder()
+        .setEvictionId("e2e-plan/" + jobId).setJobId(jobId).setCluster(ExecutorHarness.CLUSTER)
+        .setKind(EvictionKind.PREEMPT).setDecisionId("e2e-plan").setCheckpointFirst(true)
+        .setGraceSeconds(120).setReason("preempted by an online service (P2: score ratio 2.1)")
+        .setIssuedAt(Instant.now()).build());
+    for (Pod p : first) {
+      Pod t = h.awaitPod("ml-research", p.getMetadata().getName(), "terminating",
+          x -> x.getMetadata().getDeletionTimestamp() != null);
+      assertThat(t.getMetadata().getAnnotations()).containsKey("tideline.io/checkpoint-requested")
+          .containsEntry("tideline.io/eviction", "e2e-plan/" + jobId);
+      // P4: 80 GB at 2 GB/s with 8 shards = 40 × (0.2 + 0.8 / 8) = 12 s, plus the 10 s margin
+      assertThat(t.getMetadata().getDeletionGracePeriodSeconds()).isEqualTo(22L);
+      assertThat(h.events("ml-research", p.getMetadata().getName(), "CheckpointRequested"))
+          .hasSize(1);
+    }
+    h.finishTerminating("ml-research"); // the kubelet: the trainers checkpointed and exited
+    await("PREEMPTED", () -> h.lifecycle(jobId).stream()
+        .anyMatch(l -> l.getType() == LifecycleType.PREEMPTED));
+
+    // the Job controller recreates the pods; they rejoin the same Tideline job
+    List<Pod> second = jobPodsNamed("resumable", 2, "b");
+    List<Pod> rebound = new ArrayList<>();
+    for (Pod p : second) {
+      rebound.add(h.awaitPod("ml-research", p.getMetadata().getName(), "bound again",
+          ExecutorHarness::bound));
+    }
+    rebound.forEach(p -> h.running(p, Instant.parse("2026-12-01T10:20:00Z")));
+    await("RESUMED", () -> h.lifecycle(jobId).stream()
+        .anyMatch(l -> l.getType() == LifecycleType.RESUMED));
+    assertThat(h.submissions(jobId)).as("the same job, not a new one").hasSize(1);
+    assertThat(h.lifecycle(jobId)).extracting(JobLifecycle::getType)
+        .containsExactly(LifecycleType.STARTED, LifecycleType.PREEMPTED, LifecycleType.RESUMED);
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  /** The pods the Indexed Job of the example would create. */
+  private static List<Pod> jobPods(String group, int count) {
+    return jobPodsNamed(group, count, "x");
+  }
+
+  private static List<Pod> jobPodsNamed(String group, int count, String suffix) {
+    List<Pod> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      PodBuilder b = fromTemplate(trainingJob.getSpec().getTemplate(), "ml-research",
+          group + "-" + i + "-" + suffix);
+      b.editMetadata().addToLabels("kueue.x-k8s.io/pod-group-name", group).endMetadata();
+      out.add(h.create(b));
+    }
+    return out;
+  }
+
+  private static PodBuilder fromTemplate(PodTemplateSpec t, String ns, String name) {
+    return new PodBuilder().withNewMetadata().withNamespace(ns).withName(name)
+        .withLabels(new java.util.HashMap<>(t.getMetadata().getLabels()))
+        .withAnnotations(new java.util.HashMap<>(t.getMetadata().getAnnotations() == null
+            ? java.util.Map.of() : t.getMetadata().getAnnotations()))
+        .endMetadata().withSpec(t.getSpec());
+  }
+
+  private static String asw(String node) {
+    return h.admin.nodes().withName(node).get().getMetadata().getLabels()
+        .get("network.tideline.io/asw");
+  }
+
+  private static NodeInventory inventory(Node n) {
+    int gpus = Integer.parseInt(n.getStatus().getCapacity().get("nvidia.com/gpu").getAmount());
+    List<GpuInfo> list = new ArrayList<>();
+    for (int i = 0; i < gpus; i++) {
+      list.add(GpuInfo.newBuilder().setIndex(i).setNvlinkIsland(0).build());
+    }
+    var l = n.getMetadata().getLabels();
+    return NodeInventory.newBuilder().setCluster(ExecutorHarness.CLUSTER)
+        .setNodeId(n.getMetadata().getName()).setChange(NodeChange.JOINED)
+        .setObservedAt(Instant.now()).setGpuModel(l.get("nvidia.com/gpu.product"))
+        .setGpuMemoryMiB(81920).setGpuCount(gpus).setGpus(list)
+        .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch(l.get("network.tideline.io/asw"))
+            .setAggregationSwitch(l.get("network.tideline.io/psw"))
+            .setCoreSwitch(l.get("network.tideline.io/dsw")).build())
+        .setLabels(new java.util.HashMap<>(l)).build();
+  }
+
+  private static KafkaStreams streams(String name, Topology topology) throws Exception {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, KafkaBroker.unique("e2e-" + name));
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, h.infra.broker().bootstrapServers());
+    p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("e2e-" + name).toString());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    KafkaStreams s = new KafkaStreams(topology, p);
+    CountDownLatch running = new CountDownLatch(1);
+    s.setStateListener((now, before) -> {
+      if (now == KafkaStreams.State.RUNNING) {
+        running.countDown();
+      }
+    });
+    s.start();
+    assertThat(running.await(120, TimeUnit.SECONDS)).as(name + " running").isTrue();
+    return s;
+  }
+}
