@@ -87,6 +87,8 @@ public final class Engine {
   private final Map<String, Order<Eviction>> migrations = new HashMap<>();
   /** Pods already reported invalid (uid + reason), so an update does not repeat the Event. */
   private final Set<String> reportedInvalid = new HashSet<>();
+  /** Pods whose running gang was reported (the annotation says so too, once the cache has it). */
+  private final Set<String> reportedRunning = new HashSet<>();
 
   public Engine(ExecutorSettings settings, KubeActions kube, Outputs out, JobIntake intake,
       Clock clock, ExecutorMeters meters, PodSource pods, Map<String, JobSubmitted> openJobs) {
@@ -481,13 +483,15 @@ public final class Engine {
       return;
     }
     if (live.stream().allMatch(p -> "Running".equals(phase(p)))
-        && live.stream().anyMatch(p -> annotation(p, Keys.REPORTED) == null)) {
+        && live.stream().anyMatch(p -> annotation(p, Keys.REPORTED) == null
+            && !reportedRunning.contains(p.getMetadata().getUid()))) {
       boolean replacement = live.stream().anyMatch(p -> PodTimes.created(p)
           .isAfter(job.getSubmittedAt()));
       LifecycleType type = replacement ? LifecycleType.RESUMED : LifecycleType.STARTED;
       lifecycle(jobId, type, PodTimes.running(live, clock), annotation(live.get(0),
           Keys.DECISION), "all " + expected + " pods running", assignments(live));
       for (Pod p : live) {
+        reportedRunning.add(p.getMetadata().getUid()); // the cache may lag behind the patch
         kube.annotate(p, Map.of(Keys.REPORTED, type.name()));
       }
     }

@@ -14,13 +14,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tideline.events.Eviction;
 import io.tideline.events.EvictionKind;
-import io.tideline.events.GpuInfo;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LifecycleType;
-import io.tideline.events.NodeChange;
-import io.tideline.events.NodeInventory;
-import io.tideline.events.SwitchPath;
 import io.tideline.placement.ledger.LedgerPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
@@ -28,12 +24,17 @@ import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
 import io.tideline.quota.stream.QuotaTopology;
+import io.tideline.telemetry.inventory.FileInventorySource;
+import io.tideline.telemetry.inventory.InventoryDiff;
+import io.tideline.telemetry.inventory.InventoryPublisher;
+import io.tideline.telemetry.inventory.KubernetesNodeSource;
 import io.tideline.testkit.KafkaBroker;
 import java.io.FileInputStream;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ import org.junit.jupiter.api.Test;
  * own topologies ({@code QuotaTopology.build}, {@code PlacementTopology.build}) in real Kafka
  * Streams instances, exactly once, on the real broker and registry → bindings visible in the API
  * server. The fleet is six 8-GPU H100 nodes, two per access switch, registered as Kubernetes
- * nodes and published on {@code cluster.inventory} from those very Node objects.
+ * nodes and published on {@code cluster.inventory} by gpu-telemetry-svc's own node informer.
  */
 class ExecutorEndToEndTest {
 
@@ -79,6 +80,7 @@ class ExecutorEndToEndTest {
   static ExecutorRuntime executor;
   static Job trainingJob;
   static Deployment ranker;
+  static KubernetesNodeSource nodes;
 
   @BeforeAll
   static void start() throws Exception {
@@ -98,13 +100,29 @@ class ExecutorEndToEndTest {
         }
       }
     }
-    // six H100 nodes, two per access switch; their inventory, from the Node objects themselves
+    // six H100 nodes, two per access switch, published by gpu-telemetry-svc's node informer
     for (int i = 1; i <= 6; i++) {
       Node n = h.node("gpu-" + i, "asw" + ((i + 1) / 2), 8);
       n.getMetadata().getLabels().put("nvidia.com/gpu.product", H100);
       h.admin.nodes().resource(n).patch();
-      h.publish(TopicCatalogue.CLUSTER_INVENTORY, n.getMetadata().getName(), inventory(
-          h.admin.nodes().withName(n.getMetadata().getName()).get()));
+    }
+    nodes = new KubernetesNodeSource(h.kube.executor(), "nvidia.com/gpu.present=true",
+        new KubernetesNodeSource.TopologyLabels(List.of("network.tideline.io/asw"),
+            List.of("network.tideline.io/psw"), List.of("network.tideline.io/dsw"),
+            "tideline.io/nvlink-islands"),
+        new FileInventorySource.GpuDefaults("unknown", 8, 81920, 1), List.of());
+    nodes.start(() -> { });
+    await("six H100 nodes in the informer", () -> {
+      try {
+        return nodes.snapshot().values().stream().filter(n -> H100.equals(n.gpuModel()))
+            .count() == 6;
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    for (InventoryDiff.Change c : InventoryDiff.diff(Map.of(), nodes.snapshot())) {
+      h.publish(TopicCatalogue.CLUSTER_INVENTORY, c.node().nodeId(),
+          InventoryPublisher.toAvro(ExecutorHarness.CLUSTER, c, Instant.now()));
     }
     quota = streams("quota", QuotaTopology.build(QuotaPolicy.defaults(ExecutorHarness.CLUSTER,
         new QuotaPolicy.BootstrapDefinition("file:e2e", DEFINITION)), h.serde,
@@ -122,6 +140,9 @@ class ExecutorEndToEndTest {
       if (s != null) {
         s.close(java.time.Duration.ofSeconds(30));
       }
+    }
+    if (nodes != null) {
+      nodes.close();
     }
     if (h != null) {
       h.close();
@@ -261,23 +282,6 @@ class ExecutorEndToEndTest {
   private static String asw(String node) {
     return h.admin.nodes().withName(node).get().getMetadata().getLabels()
         .get("network.tideline.io/asw");
-  }
-
-  private static NodeInventory inventory(Node n) {
-    int gpus = Integer.parseInt(n.getStatus().getCapacity().get("nvidia.com/gpu").getAmount());
-    List<GpuInfo> list = new ArrayList<>();
-    for (int i = 0; i < gpus; i++) {
-      list.add(GpuInfo.newBuilder().setIndex(i).setNvlinkIsland(0).build());
-    }
-    var l = n.getMetadata().getLabels();
-    return NodeInventory.newBuilder().setCluster(ExecutorHarness.CLUSTER)
-        .setNodeId(n.getMetadata().getName()).setChange(NodeChange.JOINED)
-        .setObservedAt(Instant.now()).setGpuModel(l.get("nvidia.com/gpu.product"))
-        .setGpuMemoryMiB(81920).setGpuCount(gpus).setGpus(list)
-        .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch(l.get("network.tideline.io/asw"))
-            .setAggregationSwitch(l.get("network.tideline.io/psw"))
-            .setCoreSwitch(l.get("network.tideline.io/dsw")).build())
-        .setLabels(new java.util.HashMap<>(l)).build();
   }
 
   private static KafkaStreams streams(String name, Topology topology) throws Exception {

@@ -145,6 +145,7 @@ final class ExecutorHarness implements AutoCloseable {
   /** A GPU node as the kubelet and GPU feature discovery would register it. */
   Node node(String name, String accessSwitch, int gpus) {
     Node n = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
+        .addToLabels("nvidia.com/gpu.present", "true")
         .addToLabels("nvidia.com/gpu.product", "H100")
         .addToLabels("nvidia.com/gpu.memory", "81920")
         .addToLabels("network.tideline.io/asw", accessSwitch)

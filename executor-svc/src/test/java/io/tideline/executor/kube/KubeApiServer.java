@@ -109,7 +109,7 @@ public final class KubeApiServer implements AutoCloseable {
         "--disable-admission-plugins=ServiceAccount",
         "--service-cluster-ip-range=10.96.0.0/24", "-v=1"));
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    KubernetesClient admin = admin();
+    KubernetesClient admin = null;
     while (true) {
       for (Process p : processes) {
         if (!p.isAlive()) {
@@ -118,7 +118,10 @@ public final class KubeApiServer implements AutoCloseable {
         }
       }
       try {
-        if (admin.namespaces().withName("default").get() != null) {
+        if (admin == null && Files.exists(dir.resolve("certs/apiserver.crt"))) {
+          admin = admin(); // the API server writes its self-signed certificate as it starts
+        }
+        if (admin != null && admin.namespaces().withName("default").get() != null) {
           return;
         }
       } catch (RuntimeException notYet) {
