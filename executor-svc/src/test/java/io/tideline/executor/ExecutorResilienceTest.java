@@ -179,6 +179,42 @@ class ExecutorResilienceTest {
     a2.close();
   }
 
+  @Test
+  void shouldParkAnOutcomeAddedAfterItWasBuiltAndKeepBinding() throws Exception {
+    h.namespace("newer-placement", "search", "ranking");
+    ExecutorRuntime e = h.executor("newer-1");
+    await("leadership", e::leading);
+    h.create(h.pod("newer-placement", "p", null, 1, 1));
+    JobSubmitted job = awaitSubmission("newer-placement/p");
+    // a later placement writes an outcome this executor's contract does not have yet
+    org.apache.avro.Schema newer = new org.apache.avro.Schema.Parser().parse(
+        PlacementDecision.getClassSchema().toString().replace("\"MIGRATED\"]",
+            "\"MIGRATED\", \"RESIZED\"]"));
+    var out = new java.io.ByteArrayOutputStream();
+    var enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+    new org.apache.avro.specific.SpecificDatumWriter<PlacementDecision>(
+        PlacementDecision.getClassSchema()).write(placed(job, "r1", 0), enc);
+    enc.flush();
+    org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericDatumReader<
+        org.apache.avro.generic.GenericRecord>(PlacementDecision.getClassSchema(), newer)
+        .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(),
+            null));
+    r.put("outcome", new org.apache.avro.generic.GenericData.EnumSymbol(
+        newer.getField("outcome").schema(), "RESIZED"));
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER, r);
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER,
+        placed(job, "r1", 0));
+    assertThat(h.awaitPod("newer-placement", "p", "bound after the unknown outcome",
+        ExecutorHarness::bound).getSpec().getNodeName()).isEqualTo("r1");
+    List<DeadLetter> parked = h.read("placement.decisions.dlq", DeadLetter.class);
+    assertThat(parked).anySatisfy(d -> {
+      assertThat(d.getService()).isEqualTo("executor-svc");
+      assertThat(d.getErrorClass()).isEqualTo("DESERIALIZATION");
+      assertThat(d.getError()).contains("RESIZED");
+    });
+    e.close();
+  }
+
   // ------------------------------------------------------------------------------------------
 
   private static String key(DeadLetter d) {
