@@ -65,7 +65,7 @@ class ExecutorEndToEndTest {
            preemptionGrants: [ONLINE_INFERENCE, CRITICAL_JOBS]}
         - {path: acme/search/ranking, kind: TEAM, guaranteedGpus: 8}
         - {path: acme/search/ranking/inference, kind: QUEUE, lane: INFERENCE, guaranteedGpus: 8,
-           lendLimitGpus: 0, services: [search-ranker]}
+           lendLimitGpus: 0, services: [search-api]}
         - {path: acme/research, kind: BUSINESS_LINE, guaranteedGpus: 32, borrowCapGpus: 8,
            preemptionGrants: []}
         - {path: acme/research/llm, kind: TEAM, guaranteedGpus: 32}
@@ -200,7 +200,7 @@ class ExecutorEndToEndTest {
         .isEqualTo(boundA.getSpec().getNodeName() + "/" + boundA.getMetadata().getAnnotations()
             .get("tideline.io/gpus"));
     JobSubmitted job = h.submissions("search/" + a.getMetadata().getName()).get(0);
-    assertThat(job.getServiceId()).isEqualTo("search-ranker");
+    assertThat(job.getServiceId()).isEqualTo("search-api");
     assertThat(job.getResources().getGpuShare()).isEqualTo(0.25);
     assertThat(b.getMetadata().getName()).isNotEqualTo(a.getMetadata().getName());
   }

@@ -215,6 +215,50 @@ class ExecutorResilienceTest {
     e.close();
   }
 
+  @Test
+  void shouldRetryAnEvictionAPodDisruptionBudgetBlocksAndReportPreemptedOnceItIsAllowed() {
+    h.namespace("guarded", "search", "ranking");
+    ExecutorRuntime e = h.executor("guarded-1");
+    await("leadership", e::leading);
+    h.create(h.pod("guarded", "server", null, 1, 1).editMetadata().addToLabels("app", "server")
+        .endMetadata());
+    h.admin.policy().v1().podDisruptionBudget().inNamespace("guarded").resource(
+        new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder()
+            .withNewMetadata().withName("keep-one").endMetadata().withNewSpec()
+            .withMinAvailable(new io.fabric8.kubernetes.api.model.IntOrString(1))
+            .withNewSelector().addToMatchLabels("app", "server").endSelector().endSpec()
+            .build()).create();
+    JobSubmitted job = awaitSubmission("guarded/server");
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER,
+        placed(job, "r2", 7));
+    h.running(h.awaitPod("guarded", "server", "bound", ExecutorHarness::bound),
+        java.time.Instant.parse("2026-12-01T10:00:00Z"));
+    await("STARTED", () -> h.lifecycle("guarded/server").stream()
+        .anyMatch(l -> l.getType() == io.tideline.events.LifecycleType.STARTED));
+
+    h.publish(TopicCatalogue.EVICTIONS, "guarded/server", io.tideline.events.Eviction
+        .newBuilder().setEvictionId("reclaim-1").setJobId("guarded/server")
+        .setCluster(ExecutorHarness.CLUSTER).setKind(io.tideline.events.EvictionKind.PREEMPT)
+        .setDecisionId("plan-1").setCheckpointFirst(false).setGraceSeconds(30)
+        .setReason("test").setIssuedAt(java.time.Instant.now()).build());
+    await("the PDB's refusal as an Event", () -> !h.events("guarded", "server",
+        "EvictionBlocked").isEmpty());
+    assertThat(h.get("guarded", "server").getMetadata().getDeletionTimestamp()).isNull();
+    assertThat(h.lifecycle("guarded/server")).extracting(l -> l.getType().name())
+        .doesNotContain("PREEMPTED");
+
+    h.admin.policy().v1().podDisruptionBudget().inNamespace("guarded").withName("keep-one")
+        .delete(); // the operator lifts the budget
+    Pod t = h.awaitPod("guarded", "server", "evicted on a retry",
+        p -> p.getMetadata().getDeletionTimestamp() != null);
+    assertThat(t.getMetadata().getDeletionGracePeriodSeconds()).as("the order's grace: no "
+        + "checkpoint asked").isEqualTo(30L);
+    h.finishTerminating("guarded");
+    await("PREEMPTED", () -> h.lifecycle("guarded/server").stream()
+        .anyMatch(l -> l.getType() == io.tideline.events.LifecycleType.PREEMPTED));
+    e.close();
+  }
+
   // ------------------------------------------------------------------------------------------
 
   private static String key(DeadLetter d) {
