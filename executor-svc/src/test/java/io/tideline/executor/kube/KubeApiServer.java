@@ -59,6 +59,9 @@ public final class KubeApiServer implements AutoCloseable {
     if (!there && "true".equals(System.getenv("CI"))) {
       throw new IllegalStateException(why + " Under CI this is an error.");
     }
+    if (!there) {
+      System.err.println("WARNING: " + why); // loud on the console, not only in the report
+    }
     Assumptions.assumeTrue(there, why);
     return bin;
   }
