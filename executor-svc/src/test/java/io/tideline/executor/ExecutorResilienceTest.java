@@ -139,6 +139,41 @@ class ExecutorResilienceTest {
   }
 
   @Test
+  void shouldDeleteWhatWasBoundAndReportFailedWhenOneBindOfAGangFails() {
+    h.namespace("all-or-nothing", "search", "ranking");
+    AtomicInteger binds = new AtomicInteger();
+    KubeActions secondBindRefused = new KubeActions(h.kube.executor(), java.time.Clock
+        .systemUTC(), "aon-1") {
+      @Override
+      public BindResult bind(Pod pod, String node, Map<String, String> annotations) {
+        if (binds.incrementAndGet() == 2) {
+          throw new io.fabric8.kubernetes.client.KubernetesClientException(
+              "node " + node + " refused the pod (simulated API failure)", 500, null);
+        }
+        return super.bind(pod, node, annotations);
+      }
+    };
+    ExecutorRuntime e = h.executor("aon-1", secondBindRefused);
+    await("leadership", e::leading);
+    h.create(h.pod("all-or-nothing", "w-0", "w", 2, 1));
+    h.create(h.pod("all-or-nothing", "w-1", "w", 2, 1));
+    JobSubmitted job = awaitSubmission("all-or-nothing/w");
+    List<GpuAssignment> gpus = new ArrayList<>(assign("r1", 0));
+    gpus.addAll(assign("r2", 0));
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER,
+        decision(job, gpus, "aon-decision"));
+    await("FAILED", () -> h.lifecycle("all-or-nothing/w").stream()
+        .anyMatch(l -> l.getType() == io.tideline.events.LifecycleType.FAILED));
+    assertThat(h.lifecycle("all-or-nothing/w").get(0).getMessage()).contains("bind failed")
+        .contains("simulated API failure");
+    await("the bound pod deleted", () -> h.get("all-or-nothing", "w-0") == null
+        || h.get("all-or-nothing", "w-0").getMetadata().getDeletionTimestamp() != null);
+    assertThat(bound(h.get("all-or-nothing", "w-1"))).isFalse();
+    assertThat(h.events("all-or-nothing", "w-1", "FailedBinding")).hasSize(1);
+    e.close();
+  }
+
+  @Test
   void shouldNotDoubleBindWhenTheLeaderFailsOver() {
     h.namespace("failover", "search", "ranking");
     ExecutorRuntime a = h.executor("failover-a");
