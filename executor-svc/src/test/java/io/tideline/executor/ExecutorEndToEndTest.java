@@ -203,6 +203,23 @@ class ExecutorEndToEndTest {
     assertThat(job.getServiceId()).isEqualTo("search-api");
     assertThat(job.getResources().getGpuShare()).isEqualTo(0.25);
     assertThat(b.getMetadata().getName()).isNotEqualTo(a.getMetadata().getName());
+
+    // the kubelet runs one to completion and the other to a crash
+    String ja = "search/" + a.getMetadata().getName();
+    String jb = "search/" + b.getMetadata().getName();
+    h.running(boundA, Instant.parse("2026-12-01T11:00:00Z"));
+    h.running(boundB, Instant.parse("2026-12-01T11:00:00Z"));
+    await("both STARTED", () -> h.lifecycle(ja).size() == 1 && h.lifecycle(jb).size() == 1);
+    h.exited(boundA, Instant.parse("2026-12-01T11:30:00Z"), 0);
+    h.exited(boundB, Instant.parse("2026-12-01T11:31:00Z"), 137);
+    await("COMPLETED and FAILED", () -> h.lifecycle(ja).size() == 2
+        && h.lifecycle(jb).size() == 2);
+    JobLifecycle done = h.lifecycle(ja).get(1);
+    assertThat(done.getType()).isEqualTo(LifecycleType.COMPLETED);
+    assertThat(done.getOccurredAt()).isEqualTo(Instant.parse("2026-12-01T11:30:00Z"));
+    JobLifecycle failed = h.lifecycle(jb).get(1);
+    assertThat(failed.getType()).isEqualTo(LifecycleType.FAILED);
+    assertThat(failed.getMessage()).contains("exited 137");
   }
 
   @Test

@@ -207,6 +207,23 @@ final class ExecutorHarness implements AutoCloseable {
     admin.pods().resource(cur).updateStatus();
   }
 
+  /** The kubelet: the pod's containers exited with {@code exitCode}. */
+  void exited(Pod p, Instant finishedAt, int exitCode) {
+    Pod cur = get(p.getMetadata().getNamespace(), p.getMetadata().getName());
+    cur.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+        .withPhase(exitCode == 0 ? "Succeeded" : "Failed")
+        .withStartTime(finishedAt.minusSeconds(60).toString())
+        .withContainerStatuses(new ContainerStatusBuilder().withName("trainer")
+            .withImage("trainer:1").withImageID("trainer@sha256:1").withReady(false)
+            .withRestartCount(0).withStarted(false)
+            .withState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode)
+                .withReason(exitCode == 0 ? "Completed" : "Error")
+                .withStartedAt(finishedAt.minusSeconds(60).toString())
+                .withFinishedAt(finishedAt.toString()).endTerminated().build()).build())
+        .build());
+    admin.pods().resource(cur).updateStatus();
+  }
+
   /** The kubelet: a terminating pod's process has stopped; the pod object goes. */
   void finishTerminating(String ns) {
     for (Pod p : admin.pods().inNamespace(ns).list().getItems()) {
