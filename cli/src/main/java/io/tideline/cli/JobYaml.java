@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tideline.core.admission.SubmissionCheck;
-import io.tideline.core.admission.SubmissionLimits;
-import io.tideline.core.admission.Violation;
 import io.tideline.events.JobSubmitted;
-import io.tideline.platform.intake.JobRequests;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;
@@ -34,8 +34,9 @@ import org.apache.avro.specific.SpecificDatumReader;
 /**
  * Turns a {@code job.yaml} into a {@link JobSubmitted}, checked twice: against the Avro contract
  * itself (walking the schema: required fields, types, enum symbols, unknown fields — each error
- * names its field path) and against the decision core's {@link SubmissionCheck} (impossible
- * values). The YAML mirrors the contract's field names; timestamps are ISO-8601 instants.
+ * names its field path) and against the platform's {@link EventValidator}, the check every
+ * consumer of {@code jobs.submitted} applies (the core's {@link SubmissionCheck}, every field
+ * bound, event time). The YAML mirrors the contract's field names; timestamps are ISO-8601 instants.
  */
 final class JobYaml {
 
@@ -47,6 +48,7 @@ final class JobYaml {
   }
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final EventValidator VALIDATOR = new EventValidator(InputBounds.DEFAULTS);
 
   private JobYaml() {}
 
@@ -74,9 +76,13 @@ final class JobYaml {
       return new Parsed(null, errors);
     }
     JobSubmitted event = toSpecific((GenericRecord) generic);
-    List<Violation> violations =
-        new SubmissionCheck(SubmissionLimits.DEFAULTS).violations(JobRequests.fromEvent(event));
-    violations.forEach(v -> errors.add(v.toString()));
+    // the same check every consumer of jobs.submitted applies, against the time it will carry
+    String problem = VALIDATOR.problem(TopicCatalogue.JOBS_SUBMITTED,
+        event.getJobId().getBytes(java.nio.charset.StandardCharsets.UTF_8), event,
+        now.toEpochMilli());
+    if (problem != null) {
+      errors.add(problem);
+    }
     return errors.isEmpty() ? new Parsed(event, List.of()) : new Parsed(null, errors);
   }
 

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tideline", mixinStandardHelpOptions = true, version = "tideline 0.1.0-SNAPSHOT",
     description = "Submit jobs to Tideline and see what it decided and why.",
     subcommands = {SubmitCommand.class, QueueCommand.class, QuotaCommand.class, JobsCommand.class,
-        ExplainCommand.class, TailCommand.class, AuditCommand.class})
+        ExplainCommand.class, TailCommand.class, AuditCommand.class, SchemasCommand.class})
 public final class TidelineCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -18,13 +18,13 @@ import io.tideline.events.PreemptionOutcome;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SwitchPath;
 import io.tideline.events.WorkloadClass;
-import io.tideline.placement.ledger.LedgerPolicy;
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
-import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
@@ -110,7 +110,7 @@ class AuditReplayTest {
     // 1. the three ledgers, live, as the services run them
     live.add(start("quota", QuotaTopology.build(QuotaPolicy.defaults(CLUSTER,
         ReplayTargets.definition(ReplayTargets.DEFAULT_QUOTA_DEFINITION)), serde, QuotaListener.NONE)));
-    live.add(start("placement", PlacementTopology.build(LedgerPolicy.defaults(CLUSTER), serde,
+    live.add(start("placement", PlacementTopology.build(PlacementPolicy.defaults(CLUSTER), serde,
         new PlacementMeters(new SimpleMeterRegistry()))));
     live.add(start("preemption", PreemptionTopology.build(PreemptionPolicy.defaults(CLUSTER),
         serde)));
@@ -128,27 +128,37 @@ class AuditReplayTest {
       }
       submit(producer, "job-a1", T0.plusSeconds(600), 8);
       submit(producer, "job-a2", T0.plusSeconds(1200), 16);
+      tick(producer, T0.plusSeconds(1201)); // quota decides on ticks (ADR 0008)
       settle();
       // job-b1 is research's batch work on borrowed quota (its batch queue guarantees 0 GPUs),
       // so quota's verdict makes it preemptible: the victim the scale-up below may take
       send(producer, TopicCatalogue.JOBS_SUBMITTED, "job-b1", JobSubmissions.training("job-b1")
           .tenant("research", "llm").workloadClass(WorkloadClass.BATCH_INFERENCE).gpus(8)
           .gang(8, 1).at(FROM.plusSeconds(300)).build(), FROM.plusSeconds(300));
+      tick(producer, FROM.plusSeconds(301));
       settle();
       send(producer, TopicCatalogue.JOBS_LIFECYCLE, "job-a1", JobLifecycle.newBuilder()
           .setJobId("job-a1").setCluster(CLUSTER).setType(LifecycleType.COMPLETED)
           .setOccurredAt(FROM.plusSeconds(600)).build(), FROM.plusSeconds(600));
+      tick(producer, FROM.plusSeconds(601));
       settle();
       submit(producer, "job-b2", FROM.plusSeconds(900), 4);
       submit(producer, "job-b3", FROM.plusSeconds(1800), 16);
+      tick(producer, FROM.plusSeconds(1801));
       settle();
       // 28 of 32 GPUs in use: an 8-GPU online scale-up with the right to preempt (quota grants
       // it to search's online inference) is unplaceable, so placement asks and preemption answers
       send(producer, TopicCatalogue.JOBS_SUBMITTED, ONLINE, JobSubmissions.onlineInference(ONLINE,
           "search-api", 1.0).gpus(8).gang(8, 1).at(FROM.plusSeconds(2400)).build(),
           FROM.plusSeconds(2400));
-      settle();
+      // the clock goes on ticking (the cluster clock ticks every minute): placement asks at the
+      // first tick, preemption decides at the next, placement applies the answer at the third
+      for (int k = 0; k < 3; k++) {
+        tick(producer, FROM.plusSeconds(2401 + 60 * k));
+        settle();
+      }
       submit(producer, "job-c1", TO.plusSeconds(600), 8);
+      tick(producer, TO.plusSeconds(601));
       settle();
     }
     live.forEach(KafkaStreams::close);
@@ -178,7 +188,7 @@ class AuditReplayTest {
             + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
         .containsPattern("preemption +\\d+ input\\(s\\) replayed to rebuild state, [1-9]\\d* in the window; "
             + "([1-9]\\d*) decision\\(s\\) recorded, \\1 recomputed: 0 mismatch\\(es\\)")
-        .contains("policy recorded [placement-1], replayed [placement-1]")
+        .contains("policy recorded [placement-2], replayed [placement-2]")
         .contains("policy recorded [preemption-v1], replayed [preemption-v1]")
         .doesNotContain("ACROSS A CONFIG CHANGE");
     assertThat(Files.readString(report)).contains("\"mismatches\" : [ ]");
@@ -206,10 +216,7 @@ class AuditReplayTest {
   @Test
   @Order(3)
   void shouldSayWhenTheReplayRunsOtherRulesThanTheRecordedOnes() {
-    LedgerPolicy d = LedgerPolicy.defaults(CLUSTER);
-    LedgerPolicy changed = new LedgerPolicy(CLUSTER, "placement-2", d.placement(),
-        d.maxFailuresPerLane(), d.defrag(), d.activeDefragInterval(), d.defaultSlotClass(),
-        d.evictionGraceSeconds());
+    PlacementPolicy changed = PlacementPolicy.defaults(CLUSTER).withPolicyVersion("placement-9");
     ReplayTarget target = new ReplayTarget("placement", TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
         List.of(TopicCatalogue.PLACEMENT_DECISIONS),
         s -> PlacementTopology.build(changed, s, new PlacementMeters(new SimpleMeterRegistry())));
@@ -218,10 +225,10 @@ class AuditReplayTest {
         target, CLUSTER, new Replay.Window(FROM, TO));
 
     assertThat(r.acrossConfigChange()).isTrue();
-    assertThat(r.recordedPolicies()).containsOnlyKeys("placement-1");
-    assertThat(r.replayedPolicies()).containsOnlyKeys("placement-2");
+    assertThat(r.recordedPolicies()).containsOnlyKeys("placement-2");
+    assertThat(r.replayedPolicies()).containsOnlyKeys("placement-9");
     assertThat(r.mismatches()).isNotEmpty().allSatisfy(m -> assertThat(m.differences())
-        .anyMatch(x -> x.startsWith("policyVersion: recorded placement-1, recomputed placement-2")));
+        .anyMatch(x -> x.startsWith("policyVersion: recorded placement-2, recomputed placement-9")));
   }
 
   @Test
@@ -384,7 +391,7 @@ class AuditReplayTest {
    */
   static void settle() throws InterruptedException {
     List<String> quota = List.of(TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.JOBS_LIFECYCLE,
-        TopicCatalogue.QUOTA_INPUTS);
+        TopicCatalogue.CLUSTER_CLOCK, TopicCatalogue.QUOTA_INPUTS);
     List<String> placement = new ArrayList<>(PlacementTopology.inputTopics());
     placement.add(TopicCatalogue.PLACEMENT_LEDGER_INPUTS);
     List<String> preemption = new ArrayList<>(PreemptionTopology.inputTopics());
@@ -459,6 +466,13 @@ class AuditReplayTest {
     send(producer, TopicCatalogue.JOBS_SUBMITTED, job,
         JobSubmissions.training(job).gpus(gpus).gang(gpus, gpus / 8 == 0 ? 1 : gpus / 8).at(at)
             .build(), at);
+  }
+
+  /** A cluster clock tick at {@code at}: quota's kernel decides on what came before it. */
+  static void tick(KafkaProducer<String, Object> producer, Instant at) {
+    send(producer, TopicCatalogue.CLUSTER_CLOCK, CLUSTER, io.tideline.events.ClockTick
+        .newBuilder().setCluster(CLUSTER).setTime(at).setSequence(at.getEpochSecond())
+        .setIntervalMillis(1000).setSource(io.tideline.events.ClockSource.SIMULATED).build(), at);
   }
 
   static void send(KafkaProducer<String, Object> producer, String topic, String key,

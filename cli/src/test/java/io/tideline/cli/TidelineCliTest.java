@@ -97,6 +97,22 @@ class TidelineCliTest {
         .contains("\"allowedGpuModels\": [\"H100\"]");
   }
 
+  /** Issue #16 finding 7: a fresh registry serves every topic's value subject once this ran. */
+  @Test
+  void shouldRegisterEveryContractSelfContainedAndKeepTheIdsWhenRunAgain() throws Exception {
+    Run first = schemasRegister();
+    assertThat(first.code()).as(first.err()).isZero();
+    assertThat(first.out()).contains("jobs.submitted-value").contains("notify.directory-value")
+        .contains("registered " + TopicCatalogue.all().size() + " subjects")
+        .contains("registry identity");
+    String latest = infra.registry().get(
+        "/apis/ccompat/v7/subjects/jobs.submitted-value/versions/latest");
+    assertThat(latest).doesNotContain("\"references\":[{");
+    Run again = schemasRegister();
+    assertThat(again.out().lines().filter(l -> l.contains("-value")).toList())
+        .isEqualTo(first.out().lines().filter(l -> l.contains("-value")).toList());
+  }
+
   @Test
   void shouldRefuseAnInvalidJobNamingEveryFieldAtFault() throws Exception {
     Path file = write("bad.yaml", """
@@ -221,6 +237,14 @@ class TidelineCliTest {
 
   private Path write(String name, String text) throws Exception {
     return Files.writeString(dir.resolve(name), text);
+  }
+
+  private static Run schemasRegister() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = TidelineCli.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+        .execute("schemas", "register", "--registry=" + infra.registry().url());
+    return new Run(code, out.toString(), err.toString());
   }
 
   private static Run cli(String... args) {

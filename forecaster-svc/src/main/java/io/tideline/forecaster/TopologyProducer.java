@@ -7,6 +7,7 @@ import io.tideline.forecaster.topology.ForecastMeters;
 import io.tideline.forecaster.topology.ForecastSerdes;
 import io.tideline.forecaster.topology.ForecastTopology;
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.intake.IntakeConfig;
 import io.tideline.platform.serde.AvroSerdes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -28,8 +29,9 @@ public class TopologyProducer {
   }
 
   @Produces
-  public Topology topology(ForecastSettings settings, AvroSerdes serdes, MeterRegistry registry) {
+  public Topology topology(ForecastSettings settings, AvroSerdes serdes, MeterRegistry registry,
+      IntakeConfig intake) {
     return ForecastTopology.build(settings, ForecastSerdes.fromRegistry(serdes.valueSerdeConfig()),
-        new ForecastMeters(registry));
+        new ForecastMeters(registry), ForecastTopology.StoreKind.PERSISTENT, intake.bounds());
   }
 }

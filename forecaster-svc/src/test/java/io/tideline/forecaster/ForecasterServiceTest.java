@@ -25,7 +25,6 @@ import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.TidelineInfraResource;
 import jakarta.inject.Inject;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -65,6 +64,11 @@ class ForecasterServiceTest {
   static final LocalDate D = LocalDate.parse("2026-11-10");
   static final int GPUS = 20;
   static final int MINUTES = 15;
+  /**
+   * How long any one condition may take before the test gives up: generous, because the machine
+   * is shared (the test waits on conditions, never on time; 120 s ran out under load).
+   */
+  static final Duration PATIENCE = Duration.ofMinutes(5);
 
   @Inject KafkaStreams streams;
   @Inject ForecastSettings settings;
@@ -88,12 +92,11 @@ class ForecasterServiceTest {
         }
       }
       producer.flush();
-      // 2. Every telemetry task has handed its counts on, then a tick. A minute closes once a
-      // later sample is seen: 09:00-09:15 on the first two days, 09:00-09:14 on the last.
-      long expected = (2L * (MINUTES + 1) + MINUTES) * GPUS;
+      // 2. Every sample waits in the kernel's inbox (one per GPU-minute), then a tick decides.
+      long expected = 3L * (MINUTES + 1) * GPUS;
       long[] seen = new long[1];
-      await(() -> "all minute counts reach the per-service stage (" + expected
-          + " GPU-minutes; seen " + seen[0] + ")", () -> (seen[0] = countedGpus()) == expected);
+      await(() -> "every GPU-minute reaches the kernel's inbox (" + expected + "; seen "
+          + seen[0] + ")", () -> (seen[0] = waitingInputs()) == expected);
       Instant tick = at(D, "00:00:10");
       send(producer, TopicCatalogue.CLUSTER_CLOCK, "default", ClockTick.newBuilder()
           .setCluster("default").setTime(tick).setSequence(1).setIntervalMillis(10_000)
@@ -124,6 +127,7 @@ class ForecasterServiceTest {
     // 4. Stop the service's Kafka Streams; start a new instance on an empty state directory.
     ForecastView before = queries(streams).forecast("chat", at(D, "09:00")).orElseThrow();
     var mapBefore = queries(streams).slotMap().orElseThrow();
+    Map<String, Map<String, Object>> storesBefore = stores(streams);
     streams.close(Duration.ofSeconds(30));
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -141,32 +145,68 @@ class ForecasterServiceTest {
       await("the restored instance serves the forecast",
           () -> quietly(() -> after.forecast("chat", at(D, "09:00"))).isPresent());
 
-      // 5. Same history, same forecast, same slot map: all of it came back from the changelog.
+      // 5. Same history, same forecast, same slot map: all of it came back from the changelog,
+      // every record of every store of the kernel's state.
       assertThat(after.forecast("chat", at(D, "09:00")).orElseThrow()).isEqualTo(before);
       assertThat(after.slotMap().orElseThrow()).isEqualTo(mapBefore);
+      assertThat(stores(restored)).isEqualTo(storesBefore);
+      assertThat(storesBefore.get(ForecastStores.of("gpus"))).hasSize(GPUS);
       restored.close(Duration.ofSeconds(30));
     }
   }
 
   private ForecastQueries queries(KafkaStreams instance) {
-    return new ForecastQueries(settings, new ForecastQueries.StoreAccess() {
-      @Override
-      public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-        return instance.store(StoreQueryParameters.fromNameAndType(name,
-            QueryableStoreTypes.<String, V>keyValueStore()));
-      }
-    });
+    return new ForecastQueries(settings, name -> instance.store(
+        StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())));
   }
 
-  /** GPUs counted so far in the per-service stage's pending minutes. */
-  private long countedGpus() {
+  /** Every record of every store of the topology, by store and key. */
+  private static Map<String, Map<String, Object>> stores(KafkaStreams instance) {
+    Map<String, Map<String, Object>> out = new java.util.TreeMap<>();
+    for (String name : ForecastStores.all()) {
+      Map<String, Object> rows = new java.util.TreeMap<>();
+      ReadOnlyKeyValueStore<String, Object> store = quietlyStore(instance, name);
+      try (KeyValueIterator<String, Object> it = store.all()) {
+        // byte[] (the inbox's envelopes) compared by content
+        it.forEachRemaining(kv -> rows.put(kv.key, kv.value instanceof byte[] b
+            ? java.nio.ByteBuffer.wrap(b) : kv.value));
+      }
+      out.put(name, rows);
+    }
+    return out;
+  }
+
+  private static ReadOnlyKeyValueStore<String, Object> quietlyStore(KafkaStreams instance,
+      String name) {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (true) {
+      try {
+        return instance.store(StoreQueryParameters.fromNameAndType(name,
+            QueryableStoreTypes.keyValueStore()));
+      } catch (InvalidStateStoreException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new AssertionError(ie);
+        }
+      }
+    }
+  }
+
+  /** Inputs waiting in the kernel's inbox store. */
+  private long waitingInputs() {
     return quietly(() -> {
-      ReadOnlyKeyValueStore<String, byte[]> minutes = streams.store(StoreQueryParameters
-          .fromNameAndType(ForecastStores.SERVICE_MINUTES, QueryableStoreTypes.keyValueStore()));
+      ReadOnlyKeyValueStore<String, Object> inbox = streams.store(StoreQueryParameters
+          .fromNameAndType(ForecastStores.INBOX, QueryableStoreTypes.keyValueStore()));
       long total = 0;
-      try (KeyValueIterator<String, byte[]> it = minutes.all()) {
+      try (KeyValueIterator<String, Object> it = inbox.all()) {
         while (it.hasNext()) {
-          total += ByteBuffer.wrap(it.next().value).getInt();
+          it.next();
+          total++;
         }
       }
       return Optional.of(total);
@@ -211,7 +251,7 @@ class ForecasterServiceTest {
   }
 
   private static void await(Supplier<String> what, java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what.get());

@@ -7,7 +7,7 @@ import io.tideline.core.fragmentation.DefragConfig;
 import io.tideline.core.fragmentation.FragmentationReporting;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.slots.SlotClass;
-import io.tideline.placement.ledger.LedgerPolicy;
+import io.tideline.core.scheduling.PlacementPolicy;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.Set;
 public interface PlacementSettings {
 
   /** Version string written into every decision (O2: which policy decided). */
-  @WithDefault("placement-1")
+  @WithDefault("placement-2")
   String policyVersion();
 
   /** T1: share of gradient-sync bandwidth lost per switch tier crossed (30–50% slower). */
@@ -81,16 +81,46 @@ public interface PlacementSettings {
   @WithDefault("PT15M")
   Duration fragmentationReportInterval();
 
-  /** The policy as a plain value for the topology factory. */
-  default LedgerPolicy policy(String defaultCluster) {
-    return new LedgerPolicy(defaultCluster, policyVersion(),
+  /** P5: new preemption requests one cycle may send. */
+  @WithDefault("4")
+  int maxPreemptionRequestsPerCycle();
+
+  /** T3: least time between two passive defragmentation plans. */
+  @WithDefault("PT5M")
+  Duration passiveDefragInterval();
+
+  /**
+   * Inputs timed more than this after the cluster clock are refused (time is data); the same for
+   * every kernel ({@code Inbox.MAX_INPUT_LEAD}), so inputs wait through a clock outage.
+   */
+  @WithDefault("P1D")
+  Duration maxInputLead();
+
+  /** P5: the wait a preemption avoids when the running jobs' declared durations do not tell. */
+  @WithDefault("PT30M")
+  Duration defaultExpectedWait();
+
+  /** P5: cap on the estimated wait a preemption request carries. */
+  @WithDefault("PT2H")
+  Duration maxExpectedWait();
+
+  /** P7: a queue position is republished when its estimated start moves by this much. */
+  @WithDefault("PT1M")
+  Duration positionTolerance();
+
+  /** The kernel's policy as a plain value for the topology factory. */
+  default PlacementPolicy policy(String cluster) {
+    return new PlacementPolicy(cluster, policyVersion(),
         new PlacementConfig(crossSwitchSlowdown(),
             GpuModelNames.parse(gpuModelAliases().orElse(List.of()))), maxFailuresPerLane(),
+        maxPreemptionRequestsPerCycle(),
         new DefragConfig(defragMaxMigratedFraction(), defragPeriod(),
             defragActiveSlots().isEmpty() ? EnumSet.noneOf(SlotClass.class)
                 : EnumSet.copyOf(defragActiveSlots()), defragMaxMigrationsPerPlan()),
-        activeDefragInterval(), defaultSlotClass(), evictionGraceSeconds(),
-        new FragmentationReporting.Config(fragmentationReportMinChange(),
-            fragmentationReportInterval()));
+        activeDefragInterval(), passiveDefragInterval(), defaultSlotClass(),
+        evictionGraceSeconds(), new FragmentationReporting.Config(fragmentationReportMinChange(),
+            fragmentationReportInterval()), maxInputLead(), defaultExpectedWait(),
+        maxExpectedWait(), PlacementPolicy.Rights.QUOTA, new java.util.TreeSet<>(),
+        positionTolerance(), true);
   }
 }

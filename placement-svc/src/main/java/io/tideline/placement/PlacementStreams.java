@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.intake.IntakeConfig;
 import io.tideline.platform.serde.AvroSerdes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -26,8 +27,8 @@ public class PlacementStreams {
   @Produces
   @Singleton
   Topology topology(TidelineConfig tideline, PlacementSettings settings, AvroSerdes serdes,
-      PlacementMeters meters) {
+      PlacementMeters meters, IntakeConfig intake) {
     return PlacementTopology.build(settings.policy(tideline.cluster()), serdes.valueSerdeConfig(),
-        meters);
+        meters, intake.bounds());
   }
 }

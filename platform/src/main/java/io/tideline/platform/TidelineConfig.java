@@ -31,6 +31,13 @@ public interface TidelineConfig {
     /** Register new schema versions on first use (off in production, where CI registers them). */
     @WithDefault("true")
     boolean autoRegister();
+
+    /**
+     * How often the registry's identity is checked; when it changed, every cached schema id is
+     * dropped (the registry lost its schemas or is another one).
+     */
+    @WithDefault("15s")
+    java.time.Duration identityCheckInterval();
   }
 
   /** Topic settings. */

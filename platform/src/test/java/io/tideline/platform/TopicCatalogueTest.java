@@ -28,10 +28,12 @@ class TopicCatalogueTest {
   }
 
   @Test
-  void shouldKeepTheLedgerInputLogsForeverForAudits() {
+  void shouldKeepTheLedgerInputLogsAndTheLedgerItselfForeverForAudits() {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::retainedForever).map(TopicSpec::name))
         .containsExactlyInAnyOrder("placement.ledger.inputs", "quota.inputs",
-            "preemption.inputs");
+            "preemption.inputs",
+            // the allocation ledger itself: followers (preemption's view) fold it from offset 0
+            "placement.ledger");
     assertThat(TopicCatalogue.all()).filteredOn(TopicSpec::retainedForever)
         .allSatisfy(t -> assertThat(t.configs())
             .containsEntry("cleanup.policy", "delete").containsEntry("retention.ms", "-1"));
@@ -46,6 +48,26 @@ class TopicCatalogueTest {
         assertThat(TopicCatalogue.find((String) f.get(null))).as(f.getName()).isPresent();
       }
     }
+  }
+
+  /**
+   * Issue #16 finding 2: every topic a service consumes has a dead-letter topic, so a record it
+   * cannot use always has somewhere to go with its reason (the ledgers' input logs, written only
+   * by their own intake, and internal topics use {@code streams.dlq}).
+   */
+  @Test
+  void shouldGiveEveryTopicAServiceConsumesADeadLetterTopic() {
+    Set<String> services = Set.of("telemetry", "forecaster", "quota", "placement", "preemption",
+        "notifier", "all");
+    assertThat(TopicCatalogue.find("streams.dlq")).isPresent();
+    assertThat(TopicCatalogue.all()).filteredOn(t -> !t.name().endsWith(".dlq")
+            && !t.retainedForever())
+        .filteredOn(t -> {
+          String consumers = t.flow().substring(t.flow().indexOf("->") + 2);
+          return services.stream().anyMatch(consumers::contains);
+        })
+        .allSatisfy(t -> assertThat(TopicCatalogue.find(t.deadLetterTopic()))
+            .as("%s (%s) has a %s", t.name(), t.flow(), t.deadLetterTopic()).isPresent());
   }
 
   @Test

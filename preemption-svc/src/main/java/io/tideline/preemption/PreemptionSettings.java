@@ -5,7 +5,7 @@ import io.smallrye.config.WithDefault;
 import io.tideline.core.model.WorkloadClass;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.preemption.PreemptionConfig;
-import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.util.List;
@@ -141,6 +141,20 @@ public interface PreemptionSettings {
   double crossSwitchSlowdown();
 
   /** The policy as a plain value for the topology factory. */
+  /**
+   * A request made on a ledger version the view has not folded yet waits for it at most this
+   * long, then is answered on the view as it is.
+   */
+  @WithDefault("PT1M")
+  Duration maxViewLag();
+
+  /**
+   * Inputs timed more than this after the cluster clock are refused (time is data); the same for
+   * every kernel ({@code Inbox.MAX_INPUT_LEAD}), so inputs wait through a clock outage.
+   */
+  @WithDefault("P1D")
+  Duration maxInputLead();
+
   default PreemptionPolicy policy(String defaultCluster) {
     PreemptionConfig rules = new PreemptionConfig(policyVersion(), onlineInferencePriority(),
         batchInferencePriority(), trainingPriority(), exploratoryTrainingPriority(),
@@ -152,6 +166,7 @@ public interface PreemptionSettings {
         gainMargin(), nearCompletionFactor(), maxVictimStateGb(), queueBoost(),
         sharedPoolFallback());
     return new PreemptionPolicy(defaultCluster, rules, new PlacementConfig(crossSwitchSlowdown()),
-        assumedWait(), reservationValueHours(), offPeakStart(), traceCandidatesMax());
+        assumedWait(), reservationValueHours(), offPeakStart(), traceCandidatesMax(),
+        maxViewLag(), maxInputLead(), PreemptionPolicy.Mode.PLANNER);
   }
 }

@@ -1,6 +1,7 @@
 package io.tideline.preemption;
 
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.intake.IntakeConfig;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.preemption.view.PreemptionTopology;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,8 +18,9 @@ public class PreemptionStreams {
 
   @Produces
   @Singleton
-  Topology topology(TidelineConfig tideline, PreemptionSettings settings, AvroSerdes serdes) {
+  Topology topology(TidelineConfig tideline, PreemptionSettings settings, AvroSerdes serdes,
+      IntakeConfig intake) {
     return PreemptionTopology.build(settings.policy(tideline.cluster()),
-        serdes.valueSerdeConfig());
+        serdes.valueSerdeConfig(), intake.bounds());
   }
 }

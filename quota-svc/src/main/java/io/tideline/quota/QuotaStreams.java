@@ -8,8 +8,10 @@ import io.tideline.quota.config.QuotaServiceConfig;
 import io.tideline.quota.intake.IntakeMeters;
 import io.tideline.quota.stream.QuotaTopology;
 import io.tideline.core.pricing.DailySlotSchedule;
+import io.tideline.core.quota.kernel.QuotaKernelConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,14 +27,22 @@ import org.apache.kafka.streams.Topology;
 @ApplicationScoped
 public class QuotaStreams {
 
+  /** The service's policy, one instance for the topology and the REST queries. */
   @Produces
-  Topology topology(TidelineConfig tideline, QuotaServiceConfig config, IntakeConfig intake,
-      AvroSerdes serdes, IntakeMeters meters) {
-    QuotaPolicy policy = new QuotaPolicy(tideline.service(), tideline.cluster(), config.quota(),
+  @Singleton
+  QuotaPolicy policy(TidelineConfig tideline, QuotaServiceConfig config, IntakeConfig intake) {
+    return new QuotaPolicy(tideline.service(), tideline.cluster(), config.quota(),
         config.idleConfig(), config.pricingConfig(), DailySlotSchedule.EXAMPLE,
-        config.meteringInterval(), config.currency(), bootstrap(config.definitionFile()),
-        intake.limits());
-    return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters);
+        config.meteringInterval(), config.currency(),
+        config.maxAheadOfClock().orElse(QuotaKernelConfig.MAX_AHEAD_OF_CLOCK),
+        config.guaranteeReclaimRetry().orElse(QuotaKernelConfig.GUARANTEE_RECLAIM_RETRY),
+        bootstrap(config.definitionFile()), intake.limits());
+  }
+
+  @Produces
+  Topology topology(QuotaPolicy policy, AvroSerdes serdes, IntakeMeters meters,
+      IntakeConfig intake) {
+    return QuotaTopology.build(policy, serdes.valueSerdeConfig(), meters, intake.bounds());
   }
 
   /** Reads {@code classpath:NAME} or a file path. */

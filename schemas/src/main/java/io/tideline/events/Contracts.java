@@ -38,7 +38,54 @@ public final class Contracts {
       QuotaChange.class,
       QuotaReclaim.class,
       FragmentationReport.class,
-      LedgerInput.class);
+      LedgerInput.class,
+      LedgerChange.class);
+
+  /**
+   * Every record that is the value of some service's state store (namespace
+   * {@code io.tideline.state}): internal, but a restore reads every version ever written, so they
+   * are documented and kept BACKWARD compatible like the topic records.
+   */
+  public static final List<Class<? extends SpecificRecord>> STATE_RECORDS = List.of(
+      io.tideline.state.QuotaJobRecord.class,
+      io.tideline.state.JobSamplesRecord.class,
+      io.tideline.state.BillingDayRecord.class,
+      io.tideline.state.QueueHistoryRecord.class,
+      io.tideline.state.ServicePeakRecord.class,
+      io.tideline.state.PendingReclaimRecord.class,
+      io.tideline.state.QuotaDefinitionRecord.class,
+      io.tideline.state.QuotaClockRecord.class,
+      io.tideline.state.StoredJob.class,
+      io.tideline.state.StoredNode.class,
+      io.tideline.state.StoredAdmission.class,
+      io.tideline.state.StoredFacts.class,
+      io.tideline.state.StoredBinding.class,
+      io.tideline.state.StoredPending.class,
+      io.tideline.state.StoredQueueMark.class,
+      io.tideline.state.StoredSlotWindow.class,
+      io.tideline.state.StoredEvicting.class,
+      io.tideline.state.PlacementMetaState.class,
+      io.tideline.state.PreemptionMetaState.class,
+      io.tideline.state.StoredInboxEntry.class,
+      LedgerHold.class,
+      LedgerReservation.class,
+      // the forecast kernel's tables (forecaster-svc's stores)
+      io.tideline.state.ForecastHistory.class,
+      io.tideline.state.ForecastHolding.class,
+      io.tideline.state.ForecastCalibration.class,
+      io.tideline.state.ForecastGpu.class,
+      io.tideline.state.ForecastJob.class,
+      io.tideline.state.ForecastNode.class,
+      io.tideline.state.ForecastHoliday.class,
+      io.tideline.state.ForecastClock.class,
+      io.tideline.state.ForecastSlotMap.class);
+
+  /** Topic records then state records: everything the compatibility check covers. */
+  public static List<Class<? extends SpecificRecord>> all() {
+    List<Class<? extends SpecificRecord>> all = new java.util.ArrayList<>(TOPIC_RECORDS);
+    all.addAll(STATE_RECORDS);
+    return List.copyOf(all);
+  }
 
   private Contracts() {}
 

@@ -44,7 +44,7 @@ public final class SchemaHistory {
   }
 
   static void release(Path dir) throws IOException {
-    for (var type : Contracts.TOPIC_RECORDS) {
+    for (var type : Contracts.all()) {
       Schema current = Contracts.schemaOf(type);
       List<Schema> released = versions(dir, current.getName());
       if (!released.isEmpty() && released.get(released.size() - 1).equals(current)) {

@@ -12,16 +12,19 @@ import java.util.Locale;
 
 /**
  * The through-Kafka mode from the command line (what {@code ./tideline demo} runs): one compressed
- * tidal day against the services on a broker, with a progress bar, then the table (Tideline only),
- * the charts and {@code report.html}. Options: {@code --bootstrap} (default
- * {@code 127.0.0.1:9092}), {@code --registry} ({@code http://127.0.0.1:8085}), {@code --nodes}
- * (default 16 nodes = 128 GPUs: the services' work per record grows with the fleet, and the demo
- * must fit in 10 minutes on 2 cores), {@code --hours} (simulated hours, default 24),
- * {@code --real-seconds} (wall time for them, default 360), {@code --seed} (42), {@code --out}
+ * tidal day against the services on a broker, with a progress bar; then the same scenario through
+ * the in-process twin (the same kernels on an in-memory bus), both tables side by side, whether
+ * they are equal (exit 3 if not), the charts and {@code report.html}. The run is in lockstep
+ * ({@link Twin}, {@link KafkaTransport}): the clock advances only when every service has consumed
+ * everything, so the services' table must be the twin's, whatever the broker's latency. Options:
+ * {@code --bootstrap} (default {@code 127.0.0.1:9092}), {@code --registry}
+ * ({@code http://127.0.0.1:8085}), {@code --nodes} (default 16 nodes = 128 GPUs),
+ * {@code --hours} (simulated hours, default 24), {@code --groups} (the services' consumer groups
+ * to wait for, comma-separated; default the four schedulers), {@code --seed} (42), {@code --out}
  * (default {@code target/sim-kafka}), {@code --start} (ISO instant; default yesterday 00:00 UTC,
- * so every record is in the past and within the topics' 7-day retention), {@code --online-floor}
- * (the online queue's quota floor as a share of the services' peaks; default 0.7, Q1; online
- * instances are non-preemptible, so quota admits them only up to this floor).
+ * so every record is in the past: the broker refuses stamps more than an hour ahead),
+ * {@code --warm} (the warm fleet, {@link SimConfig#warmStartShare}: training worth this share of
+ * the GPUs submitted at the start; default 0.6, so the morning rise must reclaim).
  *
  * <p>This is an adapter: it reads the wall clock to pace the run and to pick the default start;
  * the twin itself receives both.
@@ -29,6 +32,8 @@ import java.util.Locale;
 public final class KafkaTwinMain {
 
   private static final int BAR = 30;
+  /** The demo's warm fleet: the night's training worth this share of the GPUs at the start. */
+  static final double DEMO_WARM_START = 0.6;
   /** Quiet client libraries (held strongly: java.util.logging keeps loggers weakly). */
   private static final List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
 
@@ -46,8 +51,9 @@ public final class KafkaTwinMain {
     String registry = env("TIDELINE_REGISTRY_URL", "http://127.0.0.1:8085");
     int nodes = 16;
     double hours = 24;
-    double realSeconds = 360;
-    double onlineFloor = SimConfig.DEFAULTS.onlineGuaranteeFraction();
+    List<String> groups = List.of("placement-svc", "preemption-svc", "quota-svc",
+        "forecaster-svc");
+    double warm = DEMO_WARM_START;
     long seed = SimConfig.DEFAULTS.seed();
     Path out = Path.of("target", "sim-kafka");
     Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(1));
@@ -58,11 +64,11 @@ public final class KafkaTwinMain {
         case "--registry" -> registry = v;
         case "--nodes" -> nodes = Integer.parseInt(v);
         case "--hours" -> hours = Double.parseDouble(v);
-        case "--real-seconds" -> realSeconds = Double.parseDouble(v);
+        case "--groups" -> groups = List.of(v.split(","));
         case "--seed" -> seed = Long.parseLong(v);
         case "--out" -> out = Path.of(v);
         case "--start" -> start = Instant.parse(v);
-        case "--online-floor" -> onlineFloor = Double.parseDouble(v);
+        case "--warm" -> warm = Double.parseDouble(v);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
       i++;
@@ -70,18 +76,19 @@ public final class KafkaTwinMain {
     final Instant from = start;
     Duration horizon = Duration.ofSeconds((long) (hours * 3600));
     int days = (int) Math.max(1, Math.ceil(hours / 24));
-    SimConfig config = SimConfig.DEFAULTS.with(seed, days, nodes).withStart(start);
+    SimConfig config = SimConfig.DEFAULTS.with(seed, days, nodes).withStart(start)
+        .withWarmStart(warm);
     Scenario scenario = Scenario.synthetic(config);
     PrintStream err = System.err;
-    System.out.printf(Locale.ROOT, "through Kafka (%s, registry %s): %.1f simulated hours from %s "
-        + "in %.0f s, %d nodes × %d GPUs, seed %d, %d offline jobs%n", bootstrap, registry, hours,
-        start, realSeconds, nodes, config.gpusPerNode(), seed,
+    System.out.printf(Locale.ROOT, "through Kafka (%s, registry %s): %.1f simulated hours from %s"
+        + " in lockstep, %d nodes × %d GPUs, seed %d, %d offline jobs%n", bootstrap, registry,
+        hours, start, nodes, config.gpusPerNode(), seed,
         scenario.jobs().stream().filter(j -> j.submitAt().isBefore(from.plus(horizon))).count());
     long t0 = System.nanoTime();
     SimResult result;
-    try (KafkaTwin twin = new KafkaTwin(scenario,
-        KafkaTwin.Settings.of(bootstrap, registry, horizon, realSeconds)
-            .withOnlineFloorShare(onlineFloor))) {
+    World world = Twins.world(scenario);
+    try (KafkaTransport transport = new KafkaTransport(new KafkaTransport.Settings(bootstrap,
+        registry, groups, Duration.ofSeconds(120), 5), System::currentTimeMillis)) {
       // Ctrl-C: the shutdown hook interrupts the run, which closes the clients (try-with-resources)
       Thread main = Thread.currentThread();
       Thread hook = new Thread(() -> {
@@ -93,8 +100,9 @@ public final class KafkaTwinMain {
         }
       });
       Runtime.getRuntime().addShutdownHook(hook);
-      result = twin.run(System::currentTimeMillis, (now, done, running, queued) ->
-          bar(err, now, done, running, queued, twin.decisionsSeen()));
+      result = Twin.run("tideline", world, transport, Twin.Settings.of(config),
+          start.plus(horizon), (now, done, w) -> bar(err, now, done, w.runningJobs(), w.waitingJobs(),
+              w.decisionsSeen()));
       err.println();
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
@@ -102,12 +110,24 @@ public final class KafkaTwinMain {
       err.println("interrupted: stopped");
       return;
     }
-    Report report = new Report(List.of(result));
+    double wall = (System.nanoTime() - t0) / 1e9;
+    // the same scenario through the same kernels in process (ADR 0008): the services must agree
+    long t1 = System.nanoTime();
+    SimResult twin = Twin.run("tideline", Twins.world(scenario),
+        Twins.inProcess(scenario, Policy.TIDELINE), Twin.Settings.of(config), start.plus(horizon),
+        null);
+    double twinWall = (System.nanoTime() - t1) / 1e9;
+    boolean same = twin.equals(result);
+    result = result.named("services (Kafka)");
+    Report report = new Report(List.of(result, twin.named("in-process twin")));
     String md = report.markdown();
     System.out.println();
     System.out.print(md);
-    double wall = (System.nanoTime() - t0) / 1e9;
-    System.out.printf(Locale.ROOT, "%nwall time: %.1f s%n", wall);
+    System.out.printf(Locale.ROOT, "%nwall time: %.1f s through Kafka, %.1f s in process%n", wall,
+        twinWall);
+    System.out.println(same
+        ? "parity: the services and the in-process twin produced the same table and timeline"
+        : "PARITY BROKEN: the services and the in-process twin differ (see the table above)");
     Files.createDirectories(out);
     Files.writeString(out.resolve("report.md"), md, StandardCharsets.UTF_8);
     Files.writeString(out.resolve("report.csv"), report.csv(), StandardCharsets.UTF_8);
@@ -116,14 +136,17 @@ public final class KafkaTwinMain {
     HtmlReport.write(html, "Tideline through Kafka: " + hours + " simulated hours, "
         + config.fleetGpus() + " GPUs, seed " + seed, List.of(
             String.format(Locale.ROOT, "Through-Kafka mode: the real services on %s, driven in "
-                + "compressed time from %s (%.1f simulated hours in %.0f s wall); %d nodes × %d "
+                + "lockstep from %s (%.1f simulated hours in %.0f s wall); %d nodes × %d "
                 + "GPUs, seed %d.", bootstrap, start, hours, wall, nodes, config.gpusPerNode(),
                 seed),
-            "Waits are in simulated time: one wall second of service latency is "
-                + String.format(Locale.ROOT, "%.0f", hours * 3600 / realSeconds)
-                + " simulated seconds at this compression."),
+            "Waits are in simulated time and measure scheduling: the clock advances only when "
+                + "every service has consumed everything (lockstep), so transport latency does "
+                + "not enter them."),
         report.html(), charts);
     System.out.println("report: " + html.toAbsolutePath());
+    if (!same) {
+      System.exit(3);
+    }
   }
 
   private static void bar(PrintStream err, Instant now, double done, int running, int queued,

@@ -47,6 +47,42 @@ public record Policy(String name, boolean hardSplit, Preemption preemption,
     Objects.requireNonNull(preemption, "preemption");
   }
 
+  /**
+   * The placement kernel's policy for this baseline: the shipped defaults with one thing
+   * changed — the hard split's inference partition (the first nodes holding the online peak plus
+   * headroom), who may ask for preemption, defragmentation off, or the switch domains hidden.
+   */
+  public io.tideline.core.scheduling.PlacementPolicy placement(String cluster,
+      Scenario scenario) {
+    var p = io.tideline.core.scheduling.PlacementPolicy.defaults(cluster);
+    java.util.TreeSet<String> partition = new java.util.TreeSet<>();
+    if (hardSplit) {
+      SimConfig c = scenario.config();
+      int n = (int) Math.ceil(scenario.demand().peakTotal() * (1 + c.hardSplitHeadroom())
+          / c.gpusPerNode());
+      scenario.nodes().stream().limit(n).forEach(x -> partition.add(x.id()));
+    }
+    var rights = switch (preemption) {
+      case PLANNER -> io.tideline.core.scheduling.PlacementPolicy.Rights.QUOTA;
+      case NAIVE -> io.tideline.core.scheduling.PlacementPolicy.Rights.EVERY_JOB;
+      case NONE -> io.tideline.core.scheduling.PlacementPolicy.Rights.NONE;
+    };
+    var d = p.defrag();
+    var defragConfig = defrag ? d : new io.tideline.core.fragmentation.DefragConfig(0,
+        d.period(), java.util.Set.of(), 0);
+    return p.with(rights, partition, defragConfig, p.placement()).withTopologyAware(topologyAware);
+  }
+
+  /** The preemption kernel's policy for this baseline (the rules, the naive baseline, or none). */
+  public io.tideline.core.preemption.kernel.PreemptionPolicy preemptionPolicy(String cluster) {
+    var p = io.tideline.core.preemption.kernel.PreemptionPolicy.defaults(cluster);
+    return p.withMode(switch (preemption) {
+      case PLANNER -> io.tideline.core.preemption.kernel.PreemptionPolicy.Mode.PLANNER;
+      case NAIVE -> io.tideline.core.preemption.kernel.PreemptionPolicy.Mode.NAIVE;
+      case NONE -> io.tideline.core.preemption.kernel.PreemptionPolicy.Mode.NONE;
+    });
+  }
+
   /** How pending work may evict running work. */
   public enum Preemption {
     /** None at all. */

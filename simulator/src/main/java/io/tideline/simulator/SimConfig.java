@@ -11,7 +11,11 @@ import java.util.Objects;
 /**
  * Every number of the digital twin, so a run is reproducible from its config and seed and no
  * simulation code carries a literal. Numbers taken from REQUIREMENTS.md name their requirement id;
- * the others are documented modelling choices of the twin.
+ * the others are documented modelling choices of the twin. These are the world's numbers only
+ * (fleet, workload, demand, measurement): how the schedulers decide is the kernels' policies
+ * ({@code PlacementPolicy}, {@code PreemptionPolicy}, {@code QuotaKernelConfig},
+ * {@code ForecastKernelConfig}) at their shipped defaults, with one setting changed per baseline
+ * ({@link Policy}).
  *
  * @param seed seed of every random draw (workload, demand noise); same seed, same results
  * @param days simulated days
@@ -41,22 +45,21 @@ import java.util.Objects;
  * @param minDurationHours shortest synthetic training run, hours (W3: hours to days)
  * @param maxDurationHours longest synthetic training run, hours
  * @param medianDurationHours median of the log-normal training duration, hours
- * @param onlineWaitEstimate P5 wait an online scale-up avoids by preempting (the next demand step)
- * @param preemptionRetry a pending job asks for preemption at most once per this interval
  * @param ineffectiveWindow a preemption whose preemptor has not started this long after the
  *     decision counts as ineffective
  * @param nightStart start of the night window (F Result: night shared-pool occupancy)
  * @param nightEnd end (exclusive) of the night window
  * @param onlineGuaranteeFraction Q1 online guaranteed = this × historical peak; default 0.7
+ * @param offlineGuaranteeCap Q1 offline guaranteed: each tenant's training queue is floored at the
+ *     GPUs of its largest key (non-preemptible) training job, so a key job can always run on its
+ *     guarantee; the floors together take at most this share of the GPUs the online floor leaves
+ *     (scaled down, in whole GPUs, beyond it); default 0.4
  * @param hardSplitHeadroom hard-split baseline: the inference partition is the online peak × (1 +
  *     this), rounded up to whole nodes; default 0.1
- * @param activeDefragEvery how often active defrag is attempted in trough slots; default 1 h (T4)
- * @param maxPreemptionsPerPass bound on preemption decisions per scheduling pass (keeps a pass
- *     cheap); default 4
- * @param maxDefragPlansPerPass bound on passive defrag plans per scheduling pass (T3: the first
- *     fragmentation failure in queue order gets the plan); default 1
- * @param passiveDefragInterval at most one passive defrag plan per this interval (the plan scans
- *     every node per target: it is the twin's most expensive call); default 5 min
+ * @param warmStartShare a warm fleet: training jobs (from the same mix) submitted at the start
+ *     whose GPUs add up to this share of the fleet — the night's training already queued or
+ *     running when the shown day begins, so the morning rise has something to reclaim; default 0
+ *     (the study's fleet starts empty and fills over its first day), the demo uses 0.6
  */
 public record SimConfig(
     long seed,
@@ -82,17 +85,13 @@ public record SimConfig(
     double minDurationHours,
     double maxDurationHours,
     double medianDurationHours,
-    Duration onlineWaitEstimate,
-    Duration preemptionRetry,
     Duration ineffectiveWindow,
     LocalTime nightStart,
     LocalTime nightEnd,
     double onlineGuaranteeFraction,
+    double offlineGuaranteeCap,
     double hardSplitHeadroom,
-    Duration activeDefragEvery,
-    int maxPreemptionsPerPass,
-    int maxDefragPlansPerPass,
-    Duration passiveDefragInterval) {
+    double warmStartShare) {
 
   /** The default 14-day, 2,000-GPU study. */
   public static final SimConfig DEFAULTS = new SimConfig(
@@ -110,10 +109,9 @@ public record SimConfig(
       List.of("tenant-ads", "tenant-search", "tenant-research", "tenant-speech", "tenant-vision"),
       0.05, 0.8, 0.15, 0.3,
       1.0, 72.0, 6.0,
-      Duration.ofMinutes(10), Duration.ofMinutes(10), Duration.ofMinutes(5),
+      Duration.ofMinutes(5),
       LocalTime.of(0, 0), LocalTime.of(6, 0),
-      0.7, 0.1,
-      Duration.ofHours(1), 4, 1, Duration.ofMinutes(5));
+      0.7, 0.4, 0.1, 0.0);
 
   public SimConfig {
     Objects.requireNonNull(start, "start");
@@ -125,6 +123,9 @@ public record SimConfig(
     }
     if (!(onlinePeakShare > 0 && onlinePeakShare < 1)) {
       throw new IllegalArgumentException("onlinePeakShare must be in (0, 1)");
+    }
+    if (!(warmStartShare >= 0 && warmStartShare <= 1)) {
+      throw new IllegalArgumentException("warmStartShare must be in [0, 1]");
     }
     if (tenants.isEmpty() || services.isEmpty()) {
       throw new IllegalArgumentException("need at least one tenant and one service");
@@ -146,10 +147,8 @@ public record SimConfig(
     return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation, rate,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
-        maxDurationHours, medianDurationHours, onlineWaitEstimate, preemptionRetry,
-        ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction, hardSplitHeadroom,
-        activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass,
-        passiveDefragInterval);
+        maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
   }
 
   /** This config starting at {@code at} (the through-Kafka mode puts its day near the present). */
@@ -157,10 +156,8 @@ public record SimConfig(
     return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, at, zone, demandStep, tick,
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
         jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
-        minDurationHours, maxDurationHours, medianDurationHours, onlineWaitEstimate,
-        preemptionRetry, ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction,
-        hardSplitHeadroom, activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass,
-        passiveDefragInterval);
+        minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
   }
 
   /** This config with another seed, horizon and fleet size (the main's options). */
@@ -169,8 +166,16 @@ public record SimConfig(
         onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
         jobsPerDay * nodes / (double) this.nodes,
         tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare, minDurationHours,
-        maxDurationHours, medianDurationHours, onlineWaitEstimate, preemptionRetry,
-        ineffectiveWindow, nightStart, nightEnd, onlineGuaranteeFraction, hardSplitHeadroom,
-        activeDefragEvery, maxPreemptionsPerPass, maxDefragPlansPerPass, passiveDefragInterval);
+        maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart, nightEnd,
+        onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, warmStartShare);
+  }
+
+  /** This config with a warm fleet: training worth {@code share} of the GPUs at the start. */
+  public SimConfig withWarmStart(double share) {
+    return new SimConfig(seed, days, nodes, gpusPerNode, gpuModel, start, zone, demandStep, tick,
+        onlinePeakShare, services, serviceNoise, noiseCorrelation, scaleDownStabilisation,
+        jobsPerDay, tenants, criticalShare, preemptibleShare, batchShare, exploratoryShare,
+        minDurationHours, maxDurationHours, medianDurationHours, ineffectiveWindow, nightStart,
+        nightEnd, onlineGuaranteeFraction, offlineGuaranteeCap, hardSplitHeadroom, share);
   }
 }

@@ -62,4 +62,14 @@ public record SimResult(
   public SimResult {
     timeline = java.util.List.copyOf(timeline);
   }
+
+  /** The same result under another name (a report's column header). */
+  public SimResult named(String name) {
+    return new SimResult(name, onlineScaleUpWaitMedianSeconds, onlineScaleUpWaitP95Seconds,
+        nightPoolOccupancy, troughUtilisation, preemptionsPerJobDay, ineffectivePreemptionShare,
+        effectiveComputeShare, bigJobQueueMedianMinutes, allocationRate, crossDomainShare,
+        crossDomainShareAll, unitCost, jctP50Hours, jctP99Hours, jainFairness, usefulGpuHours,
+        evictions, preemptionDecisions, migrations, reservations, jobsSubmitted, jobsCompleted,
+        onlineScaleUps, timeline);
+  }
 }

@@ -82,7 +82,8 @@ public final class SimulatorMain {
       futures.add(pool.submit(() -> {
         long p0 = System.nanoTime();
         long c0 = cpu.getCurrentThreadCpuTime();
-        SimResult r = new Simulation(sc, p).run();
+        SimResult r = Twin.run(p.name(), Twins.world(sc), Twins.inProcess(sc, p),
+            Twin.Settings.of(sc.config()), sc.config().end(), null);
         System.out.printf(Locale.ROOT, "  %-17s wall %6.1f s, cpu %6.1f s%n", p.name(),
             (System.nanoTime() - p0) / 1e9, (cpu.getCurrentThreadCpuTime() - c0) / 1e9);
         return r;

@@ -30,10 +30,17 @@ public final class SyntheticWorkload {
 
   private SyntheticWorkload() {}
 
-  /** The jobs submitted in {@code [config.start(), config.end())}, in submission order. */
+  /** Seed offset of the warm start's own stream, so it leaves the arrivals unchanged. */
+  private static final long WARM_STREAM = 0x5741524dL;
+
+  /**
+   * The jobs submitted in {@code [config.start(), config.end())}, in submission order: first the
+   * warm start's training ({@link SimConfig#warmStartShare}, ids {@code warm-NNNN}, all at the
+   * start, drawn from their own seeded stream), then the Poisson arrivals.
+   */
   public static List<JobSpec> generate(SimConfig config) {
+    List<JobSpec> jobs = new ArrayList<>(warmStart(config));
     SplittableRandom rnd = new SplittableRandom(config.seed());
-    List<JobSpec> jobs = new ArrayList<>();
     double meanGapSeconds = Duration.ofDays(1).toSeconds() / config.jobsPerDay();
     double t = 0;
     long horizon = Duration.between(config.start(), config.end()).toSeconds();
@@ -58,19 +65,44 @@ public final class SyntheticWorkload {
         continue;
       }
       // 3. training: size, duration, tier, preemptibility, checkpoint profile
-      int gpus = SIZES[pick(rnd, SIZE_WEIGHTS)];
-      double hours = config.medianDurationHours() * Math.exp(DURATION_SIGMA * gaussian(rnd));
-      hours = Math.max(config.minDurationHours(), Math.min(config.maxDurationHours(), hours));
-      boolean exploratory = rnd.nextDouble() < config.exploratoryShare();
-      boolean critical = !exploratory && rnd.nextDouble() < config.criticalShare();
-      boolean preemptible = !critical && rnd.nextDouble() < config.preemptibleShare();
-      CheckpointKind cp = gpus <= 2 ? CheckpointKind.SMALL
-          : gpus <= 16 ? CheckpointKind.MEDIUM : CheckpointKind.LARGE;
-      jobs.add(new JobSpec(id, at, (long) (hours * SECONDS_PER_HOUR), gpus, 1.0, "",
-          exploratory ? WorkloadClass.EXPLORATORY_TRAINING : WorkloadClass.TRAINING, critical,
-          tenant, preemptible, cp));
+      jobs.add(training(config, rnd, id, at, tenant));
     }
     return jobs;
+  }
+
+  /**
+   * The warm start: training jobs at the start, drawn like any training job, until their GPUs
+   * reach {@code warmStartShare} of the fleet (the last one may overshoot by less than its size).
+   */
+  static List<JobSpec> warmStart(SimConfig config) {
+    List<JobSpec> out = new ArrayList<>();
+    double target = config.warmStartShare() * config.fleetGpus();
+    SplittableRandom rnd = new SplittableRandom(config.seed() ^ WARM_STREAM);
+    int gpus = 0;
+    while (gpus < target) {
+      String tenant = config.tenants().get(rnd.nextInt(config.tenants().size()));
+      JobSpec j = training(config, rnd, String.format("warm-%04d", out.size()), config.start(),
+          tenant);
+      out.add(j);
+      gpus += j.gpus();
+    }
+    return out;
+  }
+
+  /** One training job: size, duration, tier, preemptibility, checkpoint profile. */
+  private static JobSpec training(SimConfig config, SplittableRandom rnd, String id, Instant at,
+      String tenant) {
+    int gpus = SIZES[pick(rnd, SIZE_WEIGHTS)];
+    double hours = config.medianDurationHours() * Math.exp(DURATION_SIGMA * gaussian(rnd));
+    hours = Math.max(config.minDurationHours(), Math.min(config.maxDurationHours(), hours));
+    boolean exploratory = rnd.nextDouble() < config.exploratoryShare();
+    boolean critical = !exploratory && rnd.nextDouble() < config.criticalShare();
+    boolean preemptible = !critical && rnd.nextDouble() < config.preemptibleShare();
+    CheckpointKind cp = gpus <= 2 ? CheckpointKind.SMALL
+        : gpus <= 16 ? CheckpointKind.MEDIUM : CheckpointKind.LARGE;
+    return new JobSpec(id, at, (long) (hours * SECONDS_PER_HOUR), gpus, 1.0, "",
+        exploratory ? WorkloadClass.EXPLORATORY_TRAINING : WorkloadClass.TRAINING, critical,
+        tenant, preemptible, cp);
   }
 
   private static int pick(SplittableRandom rnd, double[] weights) {

@@ -24,11 +24,12 @@ class HtmlReportTest {
   private static List<SimResult> results;
 
   @BeforeAll
-  static void run() {
+  static void run() throws InterruptedException {
     Scenario scenario = Scenario.synthetic(SMALL);
     results = new ArrayList<>();
     for (Policy p : Policy.ALL) {
-      results.add(new Simulation(scenario, p).run());
+      results.add(Twin.run(p.name(), Twins.world(scenario), Twins.inProcess(scenario, p),
+          Twin.Settings.of(SMALL), SMALL.end(), null));
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.List;
  */
 public final class JobSubmissions {
 
+  private long expectedDurationSeconds;
   private String jobId = "job-1";
   private Instant submittedAt = Instant.parse("2026-11-02T09:00:00Z");
   private String tenant = "search";
@@ -96,6 +97,12 @@ public final class JobSubmissions {
     return this;
   }
 
+  /** The submitter's estimate of the run time (placement's start estimates read it). */
+  public JobSubmissions expectedDuration(java.time.Duration d) {
+    this.expectedDurationSeconds = d.toSeconds();
+    return this;
+  }
+
   public JobSubmissions workloadClass(WorkloadClass c) {
     this.workloadClass = c;
     return this;
@@ -116,6 +123,7 @@ public final class JobSubmissions {
             .setGpuCount(gpuCount).setGpuShare(gpuShare).setGangSize(gangSize).setNodes(nodes)
             .setAllowedGpuModels(models).setHardwarePreference(HardwarePreference.ANY).build())
         .setCheckpoint(checkpoint)
+        .setExpectedDurationSeconds(expectedDurationSeconds)
         .setContacts(NotificationContacts.newBuilder()
             .setEmail(user + "@example.com").setSlackUserId(null).setLocale("en").build())
         .build();

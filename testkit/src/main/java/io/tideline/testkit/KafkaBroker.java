@@ -37,7 +37,10 @@ public final class KafkaBroker implements AutoCloseable {
       "transaction.state.log.min.isr", "1",
       "share.coordinator.state.topic.replication.factor", "1",
       "group.initial.rebalance.delay.ms", "0",
-      "auto.create.topics.enable", "false");
+      "auto.create.topics.enable", "false",
+      // Records carry their event time as timestamp, and a twin's simulated days lie in the past:
+      // with the default 7-day retention the broker would delete them before anyone reads them.
+      "log.retention.ms", "-1");
 
   private final Kind kind;
   private final String bootstrapServers;

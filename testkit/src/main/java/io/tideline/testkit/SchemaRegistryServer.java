@@ -14,9 +14,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A real Apicurio Registry (2.6.x, in-memory storage) as a child process on a free loopback port,
- * or the registry named by {@code TIDELINE_REGISTRY_URL}. The distribution is provisioned by the
- * {@code deploy/local} module under {@code .tideline/apicurio}; no Docker is needed.
+ * A real Apicurio Registry (2.6.x) as a child process on a free loopback port, or the registry
+ * named by {@code TIDELINE_REGISTRY_URL}. The distribution is provisioned by the
+ * {@code deploy/local} module under {@code .tideline/apicurio}; no Docker is needed. Its storage
+ * is an H2 database file (ADR 0013), as {@code ./tideline up} runs it: {@link #restart} (or a
+ * kill -9 and {@link #restart}) keeps every schema and id.
  *
  * <p>It serves the native API at {@code /apis/registry/v2} (what our serde talks to) and the
  * Confluent-compatible API at {@code /apis/ccompat/v7}.
@@ -26,11 +28,15 @@ public final class SchemaRegistryServer implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
   private final String url;
-  private final Process process;
+  private final int port;
+  private final Path storage;
+  private volatile Process process;
   private final Path log;
 
-  private SchemaRegistryServer(String url, Process process, Path log) {
+  private SchemaRegistryServer(String url, int port, Path storage, Process process, Path log) {
     this.url = url;
+    this.port = port;
+    this.storage = storage;
     this.process = process;
     this.log = log;
   }
@@ -39,31 +45,92 @@ public final class SchemaRegistryServer implements AutoCloseable {
   public static SchemaRegistryServer start() {
     String external = System.getenv("TIDELINE_REGISTRY_URL");
     if (external != null && !external.isBlank()) {
-      return new SchemaRegistryServer(stripSlash(external), null, null);
+      return new SchemaRegistryServer(stripSlash(external), -1, null, null, null);
     }
     return startProcess();
   }
 
-  /** Starts the registry process and waits until it is ready. */
+  /** Starts the registry process on a free port, storage in a new temporary folder. */
   public static SchemaRegistryServer startProcess() {
-    Path jar = runnerJar();
-    int port = freePort();
     try {
+      return startProcess(Files.createTempDirectory("apicurio-storage-"), freePort());
+    } catch (IOException e) {
+      throw new IllegalStateException("no storage folder for the registry: " + e, e);
+    }
+  }
+
+  /** Starts the registry process on {@code port} with its H2 storage under {@code storage}. */
+  public static SchemaRegistryServer startProcess(Path storage, int port) {
+    try {
+      Files.createDirectories(storage);
       Path log = Files.createTempFile("apicurio-registry-", ".log");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-          "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-          "-Dquarkus.log.level=WARN", "-Dquarkus.log.category.\"io.apicurio\".level=WARN",
-          "-jar", jar.toString()))
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .start();
-      SchemaRegistryServer server = new SchemaRegistryServer("http://127.0.0.1:" + port, p, log);
-      Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
-      server.awaitReady();
+      SchemaRegistryServer server = new SchemaRegistryServer("http://127.0.0.1:" + port, port,
+          storage, null, log);
+      server.launch();
       return server;
     } catch (IOException e) {
-      throw new IllegalStateException("could not start the schema registry from " + jar + ": " + e, e);
+      throw new IllegalStateException("could not start the schema registry: " + e, e);
+    }
+  }
+
+  private void launch() throws IOException {
+    Path jar = runnerJar();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+        "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
+        "-Dquarkus.log.level=WARN", "-Dquarkus.log.category.\"io.apicurio\".level=WARN",
+        "-jar", jar.toString()))
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    // WRITE_DELAY=0: every change is on disk before the registry answers, so a kill -9 right
+    // after a registration loses nothing (H2's default keeps up to a second in memory)
+    pb.environment().put("REGISTRY_DATASOURCE_URL",
+        "jdbc:h2:file:" + storage.resolve("registry").toAbsolutePath() + ";WRITE_DELAY=0");
+    Process p = pb.start();
+    process = p;
+    Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
+    awaitReady();
+  }
+
+  /** The process id of the registry process (-1 for an external registry). */
+  public long pid() {
+    return process == null ? -1 : process.pid();
+  }
+
+  /**
+   * Stops the registry ({@code forcibly}: SIGKILL, as a crash) and starts it again on the same
+   * port with the same storage; returns once it is ready.
+   */
+  public void restart(boolean forcibly) {
+    if (process == null) {
+      throw new IllegalStateException("an external registry cannot be restarted from here");
+    }
+    stopProcess(forcibly);
+    try {
+      launch();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not restart the schema registry: " + e, e);
+    }
+  }
+
+  /** Stops the process ({@code forcibly}: SIGKILL) and waits until it has exited. */
+  public void stopProcess(boolean forcibly) {
+    Process p = process;
+    if (p == null || !p.isAlive()) {
+      return;
+    }
+    if (forcibly) {
+      p.destroyForcibly();
+    } else {
+      p.destroy();
+    }
+    try {
+      if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -98,6 +165,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
   }
 
   private void awaitReady() {
+    Process process = this.process;
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     while (System.nanoTime() < deadline) {
@@ -134,12 +202,20 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
   }
 
-  /** The runner jar under the {@code tideline-home} system property or a {@code .tideline} folder above. */
-  static Path runnerJar() {
-    Optional<Path> home = Optional.ofNullable(System.getProperty("tideline-home"))
+  /**
+   * The provisioned {@code .tideline} folder: the {@code tideline-home} system property,
+   * {@code TIDELINE_HOME}, or a {@code .tideline} folder above the working directory.
+   */
+  public static Optional<Path> home() {
+    return Optional.ofNullable(System.getProperty("tideline-home"))
         .or(() -> Optional.ofNullable(System.getenv("TIDELINE_HOME")))
         .map(Path::of)
         .or(SchemaRegistryServer::findHomeAbove);
+  }
+
+  /** The runner jar under the {@code tideline-home} system property or a {@code .tideline} folder above. */
+  static Path runnerJar() {
+    Optional<Path> home = home();
     Path dir = home.map(h -> h.resolve("apicurio")).orElse(null);
     if (dir != null && Files.isDirectory(dir)) {
       try (Stream<Path> files = Files.list(dir)) {
@@ -188,16 +264,6 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
-    }
+    stopProcess(false);
   }
 }

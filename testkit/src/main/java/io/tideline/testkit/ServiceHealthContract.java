@@ -46,6 +46,25 @@ public abstract class ServiceHealthContract {
     given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
   }
 
+  /**
+   * Issue #16 finding 1: every service carries the platform's Streams dead-letter handlers and
+   * what they need, from the platform's own configuration (a Streams service passes every
+   * {@code kafka-streams.*} property to its engine).
+   */
+  @Test
+  void shouldCarryThePlatformsDeadLetterHandlersForKafkaStreams() {
+    var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+    for (String kind : new String[] {"deserialization", "processing", "production"}) {
+      String handler = config.getValue("kafka-streams." + kind + ".exception.handler",
+          String.class);
+      org.junit.jupiter.api.Assertions.assertTrue(
+          handler.startsWith("io.tideline.platform.streams.DeadLetter"), kind + ": " + handler);
+    }
+    org.junit.jupiter.api.Assertions.assertEquals(
+        config.getValue("tideline.registry.url", String.class),
+        config.getValue("kafka-streams.tideline.registry.url", String.class));
+  }
+
   @Test
   void shouldExposePrometheusMetrics() {
     given().when().get("/q/metrics")

@@ -1,11 +1,11 @@
 package io.tideline.cli.audit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tideline.placement.ledger.LedgerPolicy;
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.topics.TopicCatalogue;
-import io.tideline.preemption.view.PreemptionPolicy;
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
@@ -32,10 +32,10 @@ public final class ReplayTargets {
 
   /** Placement: decisions, evictions and preemption requests of one cluster's ledger. */
   public static ReplayTarget placement(String cluster) {
-    LedgerPolicy policy = LedgerPolicy.defaults(cluster);
+    PlacementPolicy policy = PlacementPolicy.defaults(cluster);
     return new ReplayTarget("placement", TopicCatalogue.PLACEMENT_LEDGER_INPUTS,
         List.of(TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.EVICTIONS,
-            TopicCatalogue.PREEMPTION_REQUESTS),
+            TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_LEDGER),
         serde -> PlacementTopology.build(policy, serde,
             new PlacementMeters(new SimpleMeterRegistry())));
   }

@@ -51,13 +51,8 @@ public class ForecastResource {
 
   public ForecastResource(KafkaStreams streams, ForecastSettings settings) {
     this.settings = settings;
-    this.queries = new ForecastQueries(settings, new ForecastQueries.StoreAccess() {
-      @Override
-      public <V> ReadOnlyKeyValueStore<String, V> store(String name) {
-        return streams.store(StoreQueryParameters.fromNameAndType(name,
-            QueryableStoreTypes.<String, V>keyValueStore()));
-      }
-    });
+    this.queries = new ForecastQueries(settings, name -> streams.store(
+        StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())));
   }
 
   @GET

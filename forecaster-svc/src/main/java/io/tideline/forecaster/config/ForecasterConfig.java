@@ -2,9 +2,11 @@ package io.tideline.forecaster.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.tideline.core.forecast.CalibrationConfig;
 import io.tideline.core.forecast.ForecastConfig;
 import io.tideline.core.forecast.Quantile;
 import io.tideline.core.forecast.ReservationConfig;
+import io.tideline.core.forecast.kernel.ForecastKernelConfig;
 import io.tideline.core.slots.SlotClassifierConfig;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -14,7 +16,8 @@ import java.util.Optional;
 
 /**
  * The forecaster's policy ({@code tideline.forecast.*}). The defaults are those of the core
- * configs ({@link ForecastConfig#DEFAULTS}, {@link ReservationConfig#DEFAULTS},
+ * configs ({@link ForecastKernelConfig#defaults}: {@link ForecastConfig#DEFAULTS} with
+ * {@link CalibrationConfig#DEFAULTS}, {@link ReservationConfig#DEFAULTS},
  * {@link SlotClassifierConfig#DEFAULTS}); a test checks they agree, so the service and the
  * simulator decide with the same numbers.
  */
@@ -91,34 +94,86 @@ public interface ForecasterConfig {
   Optional<List<LocalDate>> holidays();
 
   /**
-   * How long after a minute ends a telemetry task waits for late samples before it hands the
-   * minute's GPU count on (event time of the samples).
-   */
-  @WithDefault("PT20S")
-  Duration sampleGrace();
-
-  /**
-   * How long after a minute ends the per-service stage waits for every telemetry task's count
-   * before it records the minute into the slot history (clock-tick time).
+   * How long after a minute ends the kernel waits for its GPU observations before it attributes
+   * and records the minute (clock-tick time).
    */
   @WithDefault("PT1M")
   Duration minuteGrace();
 
   /**
-   * How long a GPU whose samples turn STALE keeps counting for the service its last OK sample
-   * showed. Beyond it the service's minute is unknown and not recorded: a stale GPU is never
-   * read as 0 usage.
+   * How long a GPU whose samples turn STALE (or stop) keeps counting for the owner of its last OK
+   * sample. Beyond it the owner's minute is unknown and not recorded: a stale GPU is never read
+   * as 0 usage.
    */
   @WithDefault("PT2M")
   Duration staleCarry();
 
+  /**
+   * How long a GPU that stopped reporting is remembered (making its last owner's minutes unknown
+   * past the carry) before it is forgotten as gone.
+   */
+  @WithDefault("PT10M")
+  Duration silentForget();
+
+  /** How far ahead of the forecaster's clock an input's event time may be before it is refused. */
+  @WithDefault("PT10M")
+  Duration maxInputLead();
+
+  /** How long a job is remembered after it ends. */
+  @WithDefault("P1D")
+  Duration jobMemory();
+
+  /**
+   * Weight of the same-slot forecast in the median; the rest goes to the last known level
+   * carried along the day's shape (issue #21 blend).
+   */
+  @WithDefault("0.5")
+  double seasonalWeight();
+
+  /** How far back settled forecasts calibrate the quantiles (issue #21). */
+  @WithDefault("P7D")
+  Duration calibrationWindow();
+
+  /** Added to a quantile's level before it is read off the recent errors (drift allowance). */
+  @WithDefault("0.03")
+  double coverageMargin();
+
+  /** Settled forecasts needed before the calibrated quantile is used. */
+  @WithDefault("24")
+  int minResiduals();
+
+  /** Smallest margin of a cold-start forecast above the last known level. */
+  @WithDefault("0.2")
+  double coldStartMinMargin();
+
+  /** How much the recent spread of usage widens the cold-start margin. */
+  @WithDefault("1.0")
+  double coldStartSpreadFactor();
+
+  /** How far back the last known level is looked for (a gap never makes it 0). */
+  @WithDefault("PT24H")
+  Duration persistenceLookback();
+
+  /** Ratio of actual to same-slot median beyond which a settled slot counts to a level shift. */
+  @WithDefault("2.0")
+  double shiftRatio();
+
+  /** How long slots must stay beyond the shift ratio to declare a level shift (PT0S: off). */
+  @WithDefault("PT3H")
+  Duration shiftConfirm();
+
   /** The settings as the plain record the topology takes. */
   default ForecastSettings settings(String cluster, String service) {
-    return new ForecastSettings(cluster, service, zone(),
+    CalibrationConfig calibration = new CalibrationConfig(seasonalWeight(), calibrationWindow(),
+        coverageMargin(), minResiduals(), coldStartMinMargin(), coldStartSpreadFactor(),
+        persistenceLookback(), shiftRatio(), shiftConfirm());
+    return new ForecastSettings(service, new ForecastKernelConfig(cluster, zone(),
         new ForecastConfig(slotLength(), windowDays(), holidayWindowDays(), minHolidayDays(),
-            holidayFallbackFactor(), sketchRelativeAccuracy(), levelWindow(), maxLevelFactor()),
+            holidayFallbackFactor(), sketchRelativeAccuracy(), levelWindow(), maxLevelFactor(),
+            calibration),
         new ReservationConfig(leadTime(), releaseEarly(), quantile(), maxOverIssueGpus()),
         new SlotClassifierConfig(slotClassifierSeed(), slotClassifierMaxIterations()),
-        holidays().orElse(List.of()), sampleGrace(), minuteGrace(), staleCarry());
+        holidays().orElse(List.of()), minuteGrace(), staleCarry(), silentForget(), maxInputLead(),
+        jobMemory()));
   }
 }

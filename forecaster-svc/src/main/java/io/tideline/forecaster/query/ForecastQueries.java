@@ -1,15 +1,18 @@
 package io.tideline.forecaster.query;
 
+import io.tideline.core.forecast.Calibration;
 import io.tideline.core.forecast.DayKind;
+import io.tideline.core.forecast.DemandForecaster;
 import io.tideline.core.forecast.HolidayCalendar;
 import io.tideline.core.forecast.SlotForecast;
 import io.tideline.core.forecast.SlotForecaster;
 import io.tideline.core.forecast.SlotHistory;
+import io.tideline.core.forecast.kernel.ForecastState;
+import io.tideline.core.forecast.kernel.SlotMapRecord;
 import io.tideline.core.slots.SlotGrid;
-import io.tideline.events.SlotClassMap;
 import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.forecaster.topology.ForecastStores;
-import io.tideline.forecaster.topology.StoredSlotMaps;
+import io.tideline.platform.kernel.forecast.ForecastHost;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -17,37 +20,44 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Interactive queries over the topology's stores: a service's forecast for any slot, the sketch
- * quantiles of one slot, the current slot map. Read-only and computed with the same core
- * {@link SlotForecaster} the topology uses, so the API shows what the planner decides with.
+ * Interactive queries over the topology's stores (the forecast kernel's tables, decoded by the
+ * platform's {@link ForecastHost}): a service's forecast for any slot as the kernel makes it
+ * ({@link DemandForecaster} with the service's calibration), the same-slot statistics of one slot
+ * ({@link SlotForecaster}), the current slot map. Read-only: the API shows what the kernel decides
+ * with.
  */
 public final class ForecastQueries {
 
   /** Opens a read-only key-value store of the running topology by name. */
   @FunctionalInterface
   public interface StoreAccess {
-    <V> ReadOnlyKeyValueStore<String, V> store(String name);
+    ReadOnlyKeyValueStore<String, SpecificRecord> store(String name);
   }
 
   private final ForecastSettings settings;
   private final StoreAccess stores;
   private final SlotGrid grid;
-  private final SlotForecaster forecaster;
+  private final ForecastHost host;
+  private final DemandForecaster forecaster;
+  private final SlotForecaster sameSlot;
 
   public ForecastQueries(ForecastSettings settings, StoreAccess stores) {
     this.settings = settings;
     this.stores = stores;
     this.grid = settings.grid();
-    this.forecaster = new SlotForecaster(settings.forecast());
+    this.host = new ForecastHost(settings.kernel());
+    this.forecaster = new DemandForecaster(settings.forecast());
+    this.sameSlot = new SlotForecaster(settings.forecast());
   }
 
   /** Services with a slot history, in key order. */
   public List<String> services() {
-    return keys(ForecastStores.SLOT_HISTORY);
+    return keys(ForecastState.HISTORIES);
   }
 
   /**
@@ -55,78 +65,91 @@ public final class ForecastQueries {
    * under {@code ONLINE_INFERENCE}, jobs under the class they were submitted with.
    */
   public List<String> workloadClasses() {
-    return keys(ForecastStores.CLASS_HISTORY);
+    return keys(ForecastState.CLASS_HISTORIES);
   }
 
-  /** The forecast of workload class {@code workloadClass} for the slot holding {@code at}. */
+  /** The same-slot forecast of workload class {@code workloadClass} for the slot holding {@code at}. */
   public Optional<ForecastView> classForecast(String workloadClass, Instant at) {
-    return forecast(ForecastStores.CLASS_HISTORY, workloadClass, at);
+    return history(ForecastState.CLASS_HISTORIES, workloadClass)
+        .map(h -> view(h, sameSlot.forecast(h, grid.slotStartOf(at), calendar())));
   }
 
-  /** The sketch quantiles of slot {@code slot} of a workload class on local {@code date}. */
+  /** The same-slot statistics of slot {@code slot} of a workload class on local {@code date}. */
   public Optional<ForecastView> classQuantiles(String workloadClass, LocalDate date, int slot) {
     return classForecast(workloadClass, grid.slotStart(date, slot));
   }
 
-  private List<String> keys(String store) {
+  private List<String> keys(String table) {
     List<String> out = new ArrayList<>();
-    ReadOnlyKeyValueStore<String, byte[]> histories = stores.store(store);
-    try (KeyValueIterator<String, byte[]> it = histories.all()) {
+    try (KeyValueIterator<String, SpecificRecord> it =
+        stores.store(ForecastStores.of(table)).all()) {
       it.forEachRemaining(kv -> out.add(kv.key));
     }
     return out;
   }
 
-  /** The forecast of {@code serviceId} for the slot holding {@code at}; empty if unknown service. */
-  public Optional<ForecastView> forecast(String serviceId, Instant at) {
-    return forecast(ForecastStores.SLOT_HISTORY, serviceId, at);
+  private Optional<SlotHistory> history(String table, String id) {
+    SpecificRecord r = stores.store(ForecastStores.of(table)).get(id);
+    return r == null ? Optional.empty() : Optional.of((SlotHistory) host.fromStore(table, r));
   }
 
-  private Optional<ForecastView> forecast(String store, String serviceId, Instant at) {
-    byte[] bytes = stores.<byte[]>store(store).get(serviceId);
-    if (bytes == null) {
+  /**
+   * The forecast of {@code serviceId} for the slot holding {@code at}, as the kernel would make
+   * it at the slot's start; empty for an unknown service.
+   */
+  public Optional<ForecastView> forecast(String serviceId, Instant at) {
+    Optional<SlotHistory> history = history(ForecastState.HISTORIES, serviceId);
+    if (history.isEmpty()) {
       return Optional.empty();
     }
-    SlotHistory history = SlotHistory.fromBytes(bytes);
+    SpecificRecord c = stores.store(ForecastStores.of(ForecastState.CALIBRATIONS)).get(serviceId);
+    Calibration calibration = c == null ? Calibration.EMPTY
+        : (Calibration) host.fromStore(ForecastState.CALIBRATIONS, c);
     Instant slotStart = grid.slotStartOf(at);
-    SlotForecast f = forecaster.forecast(history, slotStart, calendar());
-    String slotClass = slotMap().map(m -> m.classes().get(grid.slotIndex(slotStart)))
-        .orElse("UNKNOWN");
-    return Optional.of(new ForecastView(serviceId, f.slotStart(), f.slotEnd(),
-        grid.slotIndex(slotStart), f.dayKind() == DayKind.HOLIDAY, f.basis().name(), slotClass,
-        f.p50(), f.p90(), f.p95(), f.p99(), settings.reservation().quantile().name(),
-        f.wholeGpus(settings.reservation().quantile()),
-        history.peak(grid.date(at), settings.forecast().windowDays()).gpus(), f.daysUsed(),
-        f.samples(), f.relativeAccuracy(), f.trace().stream().map(Object::toString).toList()));
+    return Optional.of(view(history.get(),
+        forecaster.forecast(history.get(), calibration, slotStart, calendar(), slotStart)));
   }
 
-  /** The sketch quantiles of slot {@code slot} of {@code serviceId} on local {@code date}. */
+  /** The same-slot statistics (sketch quantiles) of slot {@code slot} of {@code serviceId} on {@code date}. */
   public Optional<ForecastView> quantiles(String serviceId, LocalDate date, int slot) {
-    return forecast(serviceId, grid.slotStart(date, slot));
+    Instant slotStart = grid.slotStart(date, slot);
+    return history(ForecastState.HISTORIES, serviceId)
+        .map(h -> view(h, sameSlot.forecast(h, slotStart, calendar())));
+  }
+
+  private ForecastView view(SlotHistory history, SlotForecast f) {
+    String slotClass = slotMap().map(m -> m.classes().get(grid.slotIndex(f.slotStart())))
+        .orElse("UNKNOWN");
+    return new ForecastView(history.serviceId(), f.slotStart(), f.slotEnd(),
+        grid.slotIndex(f.slotStart()), f.dayKind() == DayKind.HOLIDAY, f.basis().name(),
+        slotClass, f.p50(), f.p90(), f.p95(), f.p99(), settings.reservation().quantile().name(),
+        f.wholeGpus(settings.reservation().quantile()),
+        history.peak(grid.date(f.slotStart()), settings.forecast().windowDays()).gpus(),
+        f.daysUsed(), f.samples(), f.relativeAccuracy(),
+        f.trace().stream().map(Object::toString).toList());
   }
 
   /** The latest slot map, if one was computed. */
   public Optional<SlotMapView> slotMap() {
-    byte[] bytes = stores.<byte[]>store(ForecastStores.SLOT_MAP).get(settings.cluster());
-    if (bytes == null) {
+    SpecificRecord r = stores.store(ForecastStores.of(ForecastState.SLOT_MAPS))
+        .get(settings.cluster());
+    if (r == null) {
       return Optional.empty();
     }
-    SlotClassMap m = StoredSlotMaps.decode(bytes);
-    return Optional.of(new SlotMapView(m.getCluster(), m.getDay(), m.getZone(),
-        m.getSlotMinutes(), m.getClasses().stream().map(Enum::name).toList(), m.getProfile(),
-        new TreeMap<>(m.getCentroids()), m.getServices(), m.getComputedAt()));
+    SlotMapRecord m = (SlotMapRecord) host.fromStore(ForecastState.SLOT_MAPS, r);
+    Map<String, Double> centroids = new TreeMap<>();
+    m.centroids().forEach((c, v) -> centroids.put(c.name(), v));
+    return Optional.of(new SlotMapView(m.cluster(), m.day().toString(), m.zone(),
+        m.slotMinutes(), m.classes().stream().map(Enum::name).toList(), m.profile(),
+        centroids, m.services(), m.computedAt()));
   }
 
   /** The holiday calendar in force: configured dates plus those declared on the topic. */
   public HolidayCalendar calendar() {
     List<LocalDate> declared = new ArrayList<>();
-    ReadOnlyKeyValueStore<String, String> holidays = stores.store(ForecastStores.HOLIDAYS);
-    try (KeyValueIterator<String, String> it = holidays.all()) {
-      it.forEachRemaining(kv -> declared.add(LocalDate.parse(kv.key)));
-    }
+    keys(ForecastState.HOLIDAYS).forEach(d -> declared.add(LocalDate.parse(d)));
     return settings.calendar(declared);
   }
-
   /**
    * A slot forecast as the API shows it.
    *

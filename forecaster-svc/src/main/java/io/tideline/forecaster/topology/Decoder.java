@@ -1,101 +1,52 @@
 package io.tideline.forecaster.topology;
 
 import io.tideline.platform.deadletter.DeadLetters;
-import io.tideline.events.DeadLetter;
-import java.util.function.BiFunction;
+import io.tideline.platform.validation.RecordIntake;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Decodes raw input bytes with the registry deserializer and checks them, so that no record —
- * not even one that is not Avro — can stop the topology: a refused record becomes a
- * {@link DeadLetter} with the reason, the original bytes and where it came from.
+ * Decodes raw input bytes with a registry deserializer into the expected type, or says why not
+ * (a dead letter's class and reason), so no record — not even one that is not Avro, nor one nested
+ * deep enough to overflow the reader's stack — can stop the topology. Whether the decoded record
+ * is usable is the platform's shared {@code EventValidator}'s to say (through the
+ * {@code ForecastHost}, or {@link SampleCheck} for the telemetry projection), what it means the
+ * {@code ForecastHost}'s.
  */
 final class Decoder<T> {
 
-  static final String DESERIALIZATION = "DESERIALIZATION";
-  static final String VALIDATION = "VALIDATION";
+  /** A decoded value, or the dead letter's class and reason. */
+  record Result<T>(T value, String errorClass, String error) {}
 
   private final Class<T> type;
   private final String typeName;
   private final Deserializer<? super T> deserializer;
-  private final BiFunction<byte[], T, String> validator;
-  private final boolean tombstonesAllowed;
-  private final String service;
-  private final ForecastMeters meters;
-
-  /**
-   * @param validator returns why a decoded record is unacceptable, or null when it is fine
-   * @param tombstonesAllowed whether a null value is a deletion (compacted topics) or an error
-   */
-  Decoder(Class<T> type, Deserializer<T> deserializer, BiFunction<byte[], T, String> validator,
-      boolean tombstonesAllowed, String service, ForecastMeters meters) {
-    this(type, type.getSimpleName(), deserializer, validator, tombstonesAllowed, service, meters);
-  }
 
   /**
    * @param typeName the event type as errors name it, when {@code type} is a projection of it
    *     (telemetry is read as {@link SampleFacts} of a {@code GpuSample})
    */
-  Decoder(Class<T> type, String typeName, Deserializer<? super T> deserializer,
-      BiFunction<byte[], T, String> validator, boolean tombstonesAllowed, String service,
-      ForecastMeters meters) {
+  Decoder(Class<T> type, String typeName, Deserializer<? super T> deserializer) {
     this.type = type;
     this.typeName = typeName;
     this.deserializer = deserializer;
-    this.validator = validator;
-    this.tombstonesAllowed = tombstonesAllowed;
-    this.service = service;
-    this.meters = meters;
   }
 
-  /** Decodes one record read from {@code topic}-{@code partition} at {@code offset}. */
-  Decoded<T> decode(String topic, int partition, long offset, byte[] key, byte[] value,
-      Headers headers, long timestamp) {
-    // 1. A null value: a deletion where the topic is compacted, else an empty record.
+  Result<T> decode(String topic, byte[] value, Headers headers) {
     if (value == null) {
-      if (!tombstonesAllowed) {
-        return refuse(topic, partition, offset, key, null, timestamp, DESERIALIZATION,
-            "empty record (null value)");
-      }
-      String error = validator.apply(key, null);
-      return error == null ? Decoded.tombstoned()
-          : refuse(topic, partition, offset, key, null, timestamp, VALIDATION, error);
+      return new Result<>(null, DeadLetters.DESERIALIZATION, "empty record (null value)");
     }
-    // 2. Decode through the registry.
     Object decoded;
     try {
       decoded = deserializer.deserialize(topic, headers, value);
-    } catch (RuntimeException e) {
-      return refuse(topic, partition, offset, key, value, timestamp, DESERIALIZATION, "not a "
-          + typeName + " in the registry's Avro wire format: " + rootMessage(e));
+    } catch (RuntimeException | StackOverflowError e) {
+      return new Result<>(null, DeadLetters.DESERIALIZATION, "not a " + typeName
+          + " in the registry's Avro wire format: " + RecordIntake.rootMessage(e));
     }
     if (!type.isInstance(decoded)) {
-      return refuse(topic, partition, offset, key, value, timestamp, DESERIALIZATION,
-          "expected a " + typeName + ", got "
-              + (decoded == null ? "null" : decoded.getClass().getName()));
+      return new Result<>(null, DeadLetters.DESERIALIZATION, "expected a " + typeName + ", got "
+          + (decoded == null ? "null" : decoded.getClass().getName()));
     }
-    // 3. Check what the schema cannot say.
-    T event = type.cast(decoded);
-    String error = validator.apply(key, event);
-    return error == null ? Decoded.ok(event)
-        : refuse(topic, partition, offset, key, value, timestamp, VALIDATION, error);
-  }
-
-  private Decoded<T> refuse(String topic, int partition, long offset, byte[] key, byte[] value,
-      long timestamp, String errorClass, String error) {
-    meters.deadLettered(topic, errorClass);
-    return Decoded.refused(DeadLetters.envelope(topic, partition, offset, key, value, errorClass,
-        error, service, timestamp));
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root == t ? String.valueOf(t.getMessage())
-        : t.getMessage() + " (caused by " + root.getClass().getSimpleName() + ": "
-            + root.getMessage() + ")";
+    return new Result<>(type.cast(decoded), null, null);
   }
 }

@@ -2,24 +2,31 @@ package io.tideline.forecaster.topology;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tideline.core.forecast.kernel.ForecastEffect.Count;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The forecaster's meters, in one place (Prometheus names; Kafka Streams' own metrics come on
- * top through the Quarkus Micrometer binder).
+ * top through the Quarkus Micrometer binder). The kernel's counts arrive as its tally effect.
  *
  * <ul>
  *   <li>{@code tideline_forecast_dead_letters_total{topic, error_class}}: input records refused
  *       and parked on {@code <topic>.dlq}.
- *   <li>{@code tideline_forecast_samples_total{outcome}}: GPU samples by what they did:
- *       {@code counted} (an OK sample counted a GPU for a service in a minute), {@code job} (an OK sample
- *       counted a GPU for a job without a service: training, batch), {@code idle},
- *       {@code carried} (a STALE sample counted for the GPU's last service), {@code unknown} (a
- *       STALE sample past the carry window made the minute unknown), {@code repeat} (the GPU
- *       was already counted in that minute), {@code late} (its minute was already closed),
- *       {@code unattributed} (a STALE sample of a GPU with no known owner).
- *   <li>{@code tideline_forecast_minutes_total{outcome}}: service-minutes {@code recorded} into
- *       the slot history, {@code skipped_unknown} (a stale GPU made the count unreliable), or
- *       {@code late} (arrived after the minute was recorded).
+ *   <li>{@code tideline_forecast_samples_total{outcome}}: GPU samples at the telemetry stage:
+ *       {@code passed} on to the kernel, {@code dropped} (they could not change their GPU-minute),
+ *       {@code refused} (dead-lettered).
+ *   <li>{@code tideline_forecast_gpu_minutes_total{outcome}}: GPU-minutes by attribution:
+ *       {@code service}, {@code job} (a job without a service: training, batch), {@code idle},
+ *       {@code carried} (STALE or silent, counted for the last owner), {@code unknown} (past the
+ *       carry: the owner's minute is unknown), {@code carry_ended} (the job it ran had ended),
+ *       {@code unattributed} (STALE with no known owner), {@code forgotten} (a GPU silent too
+ *       long).
+ *   <li>{@code tideline_forecast_minutes_total{outcome}}: service-minutes {@code recorded},
+ *       {@code zero} (recorded at 0: telemetry reported, no GPU was the service's),
+ *       {@code skipped_unknown} (not recorded: a GPU of unknown use), and observations
+ *       {@code late} (their minute was already recorded).
  *   <li>{@code tideline_forecast_reservations_total{action}}: RESERVE, RELEASE and OVER_ISSUE
  *       events published.
  *   <li>{@code tideline_forecast_ticks_total{outcome}}: clock ticks {@code processed},
@@ -28,18 +35,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public final class ForecastMeters {
 
-  static final String COUNTED = "counted";
-  static final String JOB = "job";
-  static final String IDLE = "idle";
-  static final String CARRIED = "carried";
-  static final String UNKNOWN = "unknown";
-  static final String REPEAT = "repeat";
-  static final String LATE = "late";
-  static final String UNATTRIBUTED = "unattributed";
-
   private final MeterRegistry registry;
-  // Per-sample meters are looked up once: a registry lookup per sample costs throughput.
-  private final java.util.Map<String, Counter> samples = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
   public ForecastMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -52,14 +49,10 @@ public final class ForecastMeters {
         .register(registry).increment();
   }
 
-  void sample(String outcome) {
-    samples.computeIfAbsent(outcome, o -> counter("tideline.forecast.samples",
-        "GPU samples by outcome", "outcome", o)).increment();
-  }
-
-  void minute(String outcome) {
-    counter("tideline.forecast.minutes", "Service-minutes by outcome", "outcome", outcome)
-        .increment();
+  /** The counter of a sample outcome at the telemetry stage (the hot path keeps it). */
+  Counter samples(String outcome) {
+    return counter("tideline.forecast.samples", "GPU samples at the telemetry stage", "outcome",
+        outcome);
   }
 
   void reservation(String action) {
@@ -67,8 +60,24 @@ public final class ForecastMeters {
         .increment();
   }
 
-  void tick(String outcome) {
-    counter("tideline.forecast.ticks", "Clock ticks by outcome", "outcome", outcome).increment();
+  /** The kernel's counts of one tick. */
+  void tally(Map<Count, Integer> counts) {
+    counts.forEach((c, n) -> {
+      String name = c.name().toLowerCase(Locale.ROOT);
+      if (name.startsWith("gpu_")) {
+        counter("tideline.forecast.gpu.minutes", "GPU-minutes by attribution", "outcome",
+            name.substring(4)).increment(n);
+      } else if (name.startsWith("minute_")) {
+        counter("tideline.forecast.minutes", "Service-minutes by outcome", "outcome",
+            name.substring(7)).increment(n);
+      } else if (c == Count.OBSERVATION_LATE) {
+        counter("tideline.forecast.minutes", "Service-minutes by outcome", "outcome", "late")
+            .increment(n);
+      } else if (name.startsWith("tick_")) {
+        counter("tideline.forecast.ticks", "Clock ticks by outcome", "outcome",
+            name.substring(5)).increment(n);
+      }
+    });
   }
 
   /** The total of the counters with that tag, whatever their other tags (0 when none). */
@@ -78,6 +87,7 @@ public final class ForecastMeters {
   }
 
   private Counter counter(String name, String description, String tag, String value) {
-    return Counter.builder(name).description(description).tag(tag, value).register(registry);
+    return counters.computeIfAbsent(name + "|" + value, k -> Counter.builder(name)
+        .description(description).tag(tag, value).register(registry));
   }
 }

@@ -1,26 +1,19 @@
 package io.tideline.forecaster.topology;
 
-import io.tideline.events.CapacityReservation;
-import io.tideline.events.ClockTick;
-import io.tideline.events.Holiday;
-import io.tideline.events.JobLifecycle;
-import io.tideline.events.JobSubmitted;
-import io.tideline.events.NodeInventory;
-import io.tideline.events.SlotClassMap;
-import io.tideline.events.SlotForecast;
+import io.tideline.core.forecast.kernel.ForecastKernel;
+import io.tideline.core.forecast.kernel.ForecastState;
 import io.tideline.forecaster.config.ForecastSettings;
-import io.tideline.forecaster.topology.ServiceInput.HolidayChange;
-import io.tideline.forecaster.topology.ServiceInput.JobChange;
-import io.tideline.forecaster.topology.ServiceInput.NodeChange;
-import io.tideline.forecaster.topology.ServiceInput.Tick;
+import io.tideline.platform.kernel.forecast.ForecastHost;
+import io.tideline.platform.ledger.Out;
 import io.tideline.platform.topics.TopicCatalogue;
-import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -33,32 +26,41 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The forecaster's Kafka Streams topology (issue #4; F1–F4), built by a static factory so the
- * service and the {@code TopologyTestDriver} tests run the very same graph.
+ * The forecaster's Kafka Streams topology (issues #4, #14; F1–F4): wiring and store I/O around the
+ * core {@link ForecastKernel}, run through the platform's {@link ForecastHost} exactly as the
+ * simulator's in-process twin runs it. Built by a static factory so the service and the
+ * {@code TopologyTestDriver} tests run the very same graph.
  *
  * <pre>
- *  gpu.telemetry --usage-marker (decode, count per GPU partition)--> service-counts \
- *  cluster.clock --decode--> ticks -----------------------------> service-ticks     \
- *  forecast.holidays --decode--> holiday changes ----------------> service-holidays  +--> planner
- *  jobs.submitted + jobs.lifecycle --decode--> job changes ------> service-jobs     /
- *  cluster.inventory --decode--> node changes -------------------> service-nodes   /
- *  (refused records of any input) --> &lt;topic&gt;.dlq        |
- *                 capacity.reservations, forecast.slots, forecast.slotmap &lt;-----------+
+ *  gpu.telemetry      --telemetry stage (decode, check, drop what cannot change a GPU-minute)--\
+ *  cluster.clock      --intake (decode, check)--> forecaster-clock (1 partition) ---------------\
+ *  forecast.holidays  --intake--> forecaster-holidays ------------------------------------------ + kernel
+ *  jobs.submitted     --intake--> forecaster-jobs ----------------------------------------------/  (one task)
+ *  jobs.lifecycle     --intake--> forecaster-lifecycle -----------------------------------------/
+ *  cluster.inventory  --intake--> forecaster-inventory ----------------------------------------/
+ *  (refused records of any input, and inputs the kernel refuses) --> &lt;topic&gt;.dlq
+ *  capacity.reservations, forecast.slots, forecast.slotmap &lt;-- kernel effects
  * </pre>
  *
- * <p>Inputs are read as bytes and decoded in a processor: a record that is not a valid event is
- * parked on {@code <topic>.dlq} with the reason and the topology goes on. The per-service stage
- * reads five single-partition internal topics (counts, ticks, holidays, jobs, nodes), so one task
- * owns every service, the one clock, the whole calendar, the jobs and the fleet; it sees one small record per service per
- * telemetry task per minute, which one partition carries for any fleet. Every store is
- * persistent with a changelog; run it with {@code processing.guarantee=exactly_once_v2}.
+ * <p>Every input is checked where it is read by the platform's shared {@code EventValidator}
+ * with the configured {@link InputBounds} ({@code tideline.intake.*}): the field bounds, the event
+ * time against the record's Kafka timestamp and the one tombstone rule every consumer of these
+ * topics applies (ADR 0012). A tick it refuses is dead-lettered before the kernel and never moves
+ * the forecaster's clock; an inventory tombstone is refused (a node leaves with {@code LEFT}).
+ *
+ * <p>Every input reaches the kernel as its original envelope (topic, partition, offset, key and
+ * value bytes) over a single-partition internal topic per input, so one task owns every service,
+ * the clock, the calendar, the jobs and the fleet. Each input keeps its own sub-topology and
+ * dead-letter sink (a shared sink would tie gpu.telemetry's tasks to the clock's single
+ * partition). Every store is persistent with a changelog; run it with
+ * {@code processing.guarantee=exactly_once_v2}.
  */
 public final class ForecastTopology {
 
   /** Topic of declared holidays (compacted, key = ISO date, tombstone = withdrawn). */
-  public static final String FORECAST_HOLIDAYS = "forecast.holidays";
+  public static final String FORECAST_HOLIDAYS = ForecastHost.FORECAST_HOLIDAYS;
   /** Topic of the daily F4 slot map (key = cluster). */
-  public static final String FORECAST_SLOTMAP = "forecast.slotmap";
+  public static final String FORECAST_SLOTMAP = ForecastHost.FORECAST_SLOTMAP;
 
   private ForecastTopology() {}
 
@@ -80,235 +82,92 @@ public final class ForecastTopology {
     return build(settings, serdes, meters, StoreKind.PERSISTENT);
   }
 
-  /** The same topology with stores of the given kind. */
+  /** The same topology with stores of the given kind and the default input bounds. */
   public static Topology build(ForecastSettings settings, ForecastSerdes serdes,
       ForecastMeters meters, StoreKind kind) {
+    return build(settings, serdes, meters, kind, InputBounds.DEFAULTS);
+  }
+
+  /**
+   * The topology with stores of the given kind, holding every input to {@code bounds}
+   * ({@code tideline.intake.*}: the same checks every consumer of these topics applies).
+   */
+  public static Topology build(ForecastSettings settings, ForecastSerdes serdes,
+      ForecastMeters meters, StoreKind kind, InputBounds bounds) {
+    EventValidator validator = new EventValidator(bounds);
     StreamsBuilder builder = new StreamsBuilder();
     Serde<byte[]> bytes = Serdes.ByteArray();
-    Serde<String> strings = Serdes.String();
-    for (String name : new String[] {ForecastStores.GPUS,
-        ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.SLOT_MAP,
-        ForecastStores.SERVICE_MINUTES, ForecastStores.CLASS_HISTORY, ForecastStores.JOBS}) {
-      builder.addStateStore(store(name, Serdes.ByteArray(), kind));
+    Serde<Out> outs = Serdes.serdeFrom((topic, out) -> out.value(), (topic, b) -> {
+      throw new UnsupportedOperationException("the forecaster does not read " + topic);
+    });
+    ForecastHost host = new ForecastHost(settings.kernel(), validator);
+    ForecastKernel kernel = new ForecastKernel(settings.kernel());
+    Serde<SpecificRecord> records = serdes.storeValues();
+    for (String table : ForecastState.TABLES) {
+      builder.addStateStore(store(ForecastStores.of(table), records, kind));
     }
-    builder.addStateStore(store(ForecastStores.TELEMETRY_CLOCK, Serdes.Long(), kind));
-    builder.addStateStore(store(ForecastStores.PLANNER_CLOCK, Serdes.Long(), kind));
-    builder.addStateStore(store(ForecastStores.NODES, Serdes.Long(), kind));
-    builder.addStateStore(store(ForecastStores.HOLIDAYS, Serdes.String(), kind));
+    // the inbox keeps each envelope's bytes as they arrived: a registry-encoded LedgerInput,
+    // stored without decoding and encoding it again
+    builder.addStateStore(store(ForecastStores.INBOX, bytes, kind));
 
-    // 1. Decode the three inputs; refused records become dead letters.
-    // Telemetry is decoded inside the usage marker (step 2): the hot path, one step less.
-    KStream<String, Object> marked = builder
+    // 1. Each input: decoded and checked where it is read; refused records become dead letters
+    //    on its own sink, accepted ones go on as envelopes over their own single partition.
+    List<KStream<byte[], byte[]>> accepted = new ArrayList<>();
+    KStream<byte[], Out> telemetry = builder
         .stream(TopicCatalogue.GPU_TELEMETRY, Consumed.with(bytes, bytes).withName("telemetry-in"))
-        .process(() -> new UsageMarker(settings, meters, new Decoder<>(SampleFacts.class,
-            "GpuSample", serdes.telemetry(), ForecastTopology::checkSample, false,
-            settings.service(), meters)), Named.as("usage-marker"),
-            ForecastStores.GPUS, ForecastStores.TELEMETRY_CLOCK);
-    KStream<byte[], Decoded<ClockTick>> ticks = builder
-        .stream(TopicCatalogue.CLUSTER_CLOCK, Consumed.with(bytes, bytes)
-            .withTimestampExtractor(new ClockTimestamps(serdes.ticks())).withName("clock-in"))
-        .processValues(() -> new DecodeProcessor<>(new Decoder<>(ClockTick.class, serdes.ticks(),
-            ForecastTopology::checkTick, false, settings.service(), meters)),
-            Named.as("clock-decode"));
-    KStream<byte[], Decoded<Holiday>> holidays = builder
-        .stream(FORECAST_HOLIDAYS, Consumed.with(bytes, bytes).withName("holidays-in"))
-        .processValues(() -> new DecodeProcessor<>(new Decoder<>(Holiday.class,
-            serdes.holidays(), ForecastTopology::checkHoliday, true, settings.service(), meters)),
-            Named.as("holidays-decode"));
-    KStream<byte[], Decoded<JobSubmitted>> submissions = builder
-        .stream(TopicCatalogue.JOBS_SUBMITTED, Consumed.with(bytes, bytes).withName("jobs-in"))
-        .processValues(() -> new DecodeProcessor<>(new Decoder<>(JobSubmitted.class,
-            serdes.submissions(), ForecastTopology::checkSubmission, false, settings.service(),
-            meters)), Named.as("jobs-decode"));
-    KStream<byte[], Decoded<JobLifecycle>> lifecycle = builder
-        .stream(TopicCatalogue.JOBS_LIFECYCLE, Consumed.with(bytes, bytes)
-            .withName("lifecycle-in"))
-        .processValues(() -> new DecodeProcessor<>(new Decoder<>(JobLifecycle.class,
-            serdes.lifecycle(), ForecastTopology::checkLifecycle, false, settings.service(),
-            meters)), Named.as("lifecycle-decode"));
-    KStream<byte[], Decoded<NodeInventory>> inventory = builder
-        .stream(TopicCatalogue.CLUSTER_INVENTORY, Consumed.with(bytes, bytes)
-            .withName("inventory-in"))
-        .processValues(() -> new DecodeProcessor<>(new Decoder<>(NodeInventory.class,
-            serdes.inventory(), ForecastTopology::checkInventory, true, settings.service(),
-            meters)), Named.as("inventory-decode"));
-    // Each input dead-letters on its own sink, so the inputs stay in separate sub-topologies
-    // (a shared sink would tie gpu.telemetry's tasks to the clock's single partition).
-    marked.filter((k, v) -> v instanceof UsageMarker.Refused, Named.as("telemetry-refused"))
-        .map((k, v) -> KeyValue.pair(((UsageMarker.Refused) v).key(),
-            ((UsageMarker.Refused) v).letter()), Named.as("telemetry-letters"))
-        .to(TopicCatalogue.GPU_TELEMETRY + ".dlq", Produced.with(bytes,
-            ForecastSerdes.writeOnly(serdes.deadLetters())).withName("telemetry-dead-letters-out"));
-    deadLetters(ticks, "clock", serdes);
-    deadLetters(holidays, "holidays", serdes);
-    deadLetters(submissions, "jobs", serdes);
-    deadLetters(lifecycle, "lifecycle", serdes);
-    deadLetters(inventory, "inventory", serdes);
+        .process(() -> new TelemetryStage(serdes, validator, settings.service(), meters),
+            Named.as("telemetry-stage"));
+    accepted.add(split(telemetry, "telemetry", outs));
+    for (Map.Entry<String, String[]> input : Map.of(
+        TopicCatalogue.CLUSTER_CLOCK, new String[] {"clock", "ClockTick"},
+        FORECAST_HOLIDAYS, new String[] {"holidays", "Holiday"},
+        TopicCatalogue.JOBS_SUBMITTED, new String[] {"jobs", "JobSubmitted"},
+        TopicCatalogue.JOBS_LIFECYCLE, new String[] {"lifecycle", "JobLifecycle"},
+        TopicCatalogue.CLUSTER_INVENTORY, new String[] {"inventory", "NodeInventory"})
+        .entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+      String name = input.getValue()[0];
+      KStream<byte[], Out> intake = builder
+          .stream(input.getKey(), Consumed.with(bytes, bytes).withName(name + "-in"))
+          .process(() -> new InputIntake(input.getKey(), input.getValue()[1], host, serdes,
+              settings.service(), meters), Named.as(name + "-intake"));
+      accepted.add(split(intake, name, outs));
+    }
 
-    // 2. Telemetry stage: GPUs in use per service per minute, counted where the samples are.
-    KStream<String, ServiceInput> counts = marked
-        .filter((k, v) -> v instanceof ServiceInput, Named.as("telemetry-counts"))
-        .mapValues(v -> (ServiceInput) v, Named.as("as-count"));
-    KStream<String, ServiceInput> tickInputs = ticks
-        .filter((k, v) -> !v.refused(), Named.as("clock-accepted"))
-        .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getCluster(),
-            new Tick(v.value().getCluster(), v.value().getTime().toEpochMilli(),
-                v.value().getSequence())), Named.as("clock-ticks"));
-    KStream<String, ServiceInput> holidayInputs = holidays
-        .filter((k, v) -> !v.refused(), Named.as("holidays-accepted"))
-        .map((k, v) -> {
-          String date = new String(k, StandardCharsets.UTF_8);
-          ServiceInput change = v.tombstone()
-              ? new HolidayChange(LocalDate.parse(date), "", false)
-              : new HolidayChange(LocalDate.parse(date), v.value().getName(), true);
-          return KeyValue.pair(date, change);
-        }, Named.as("holiday-changes"));
-
-    // Jobs: class and service at submission, the end from the lifecycle (other facts dropped:
-    // only starts and ends change what the forecaster attributes).
-    KStream<String, ServiceInput> jobInputs = submissions
-        .filter((k, v) -> !v.refused(), Named.as("jobs-accepted"))
-        .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getJobId(), new JobChange(
-            v.value().getJobId(), v.value().getWorkloadClass().name(),
-            v.value().getServiceId() == null ? "" : v.value().getServiceId(), Long.MIN_VALUE)),
-            Named.as("job-submissions"))
-        .merge(lifecycle
-            .filter((k, v) -> !v.refused() && settings.cluster().equals(v.value().getCluster())
-                && lifecycleEnd(v.value()) != null, Named.as("lifecycle-accepted"))
-            .map((k, v) -> KeyValue.<String, ServiceInput>pair(v.value().getJobId(),
-                new JobChange(v.value().getJobId(), "", "", lifecycleEnd(v.value()))),
-                Named.as("job-lifecycle")), Named.as("job-changes"));
-    // Nodes: the GPUs that can take work (a drained node's cannot; a tombstone = left).
-    KStream<String, ServiceInput> nodeInputs = inventory
-        .filter((k, v) -> !v.refused() && (v.tombstone()
-            || settings.cluster().equals(v.value().getCluster())), Named.as("inventory-accepted"))
-        .map((k, v) -> {
-          String node = v.tombstone() ? new String(k, StandardCharsets.UTF_8)
-              : v.value().getNodeId();
-          int gpus = v.tombstone() ? 0 : switch (v.value().getChange()) {
-            case JOINED, UPDATED -> v.value().getGpuCount();
-            case DRAINED, LEFT -> 0;
-          };
-          return KeyValue.<String, ServiceInput>pair(node, new NodeChange(node, gpus));
-        }, Named.as("node-changes"));
-
-    // 3. Per-service stage on one partition: record minutes, forecast, plan on every tick.
-    // Each kind reaches it through its own single-partition internal topic, so one task reads
-    // all three and orders them by timestamp (a count's timestamp is its minute's end).
-    KStream<String, SpecificRecord> decisions = single(counts, "service-counts")
-        .merge(single(tickInputs, "service-ticks"), Named.as("inputs-1"))
-        .merge(single(holidayInputs, "service-holidays"), Named.as("inputs-2"))
-        .merge(single(jobInputs, "service-jobs"), Named.as("inputs-3"))
-        .merge(single(nodeInputs, "service-nodes"), Named.as("inputs-4"))
-        .process(() -> new ServicePlanner(settings, meters), Named.as("service-planner"),
-            ForecastStores.SLOT_HISTORY, ForecastStores.POSITIONS, ForecastStores.HOLIDAYS,
-            ForecastStores.SLOT_MAP, ForecastStores.PLANNER_CLOCK,
-            ForecastStores.SERVICE_MINUTES, ForecastStores.CLASS_HISTORY, ForecastStores.JOBS,
-            ForecastStores.NODES);
-
-    // 4. Publish each kind of decision on its topic.
-    decisions.filter((k, v) -> v instanceof CapacityReservation, Named.as("reservations"))
-        .mapValues(v -> (CapacityReservation) v, Named.as("as-reservation"))
-        .to(TopicCatalogue.CAPACITY_RESERVATIONS, Produced.with(strings,
-            ForecastSerdes.writeOnly(serdes.reservations())).withName("reservations-out"));
-    decisions.filter((k, v) -> v instanceof SlotForecast, Named.as("forecasts"))
-        .mapValues(v -> (SlotForecast) v, Named.as("as-forecast"))
-        .to(TopicCatalogue.FORECAST_SLOTS, Produced.with(strings,
-            ForecastSerdes.writeOnly(serdes.forecasts())).withName("forecasts-out"));
-    decisions.filter((k, v) -> v instanceof SlotClassMap, Named.as("slot-maps"))
-        .mapValues(v -> (SlotClassMap) v, Named.as("as-slot-map"))
-        .to(FORECAST_SLOTMAP, Produced.with(strings,
-            ForecastSerdes.writeOnly(serdes.slotMaps())).withName("slot-map-out"));
+    // 2. The kernel: one task reads every input's envelopes, decides on the ticks.
+    KStream<byte[], byte[]> inputs = accepted.get(0);
+    for (int i = 1; i < accepted.size(); i++) {
+      inputs = inputs.merge(accepted.get(i), Named.as("inputs-" + i));
+    }
+    List<String> stores = ForecastStores.all();
+    inputs.process(() -> new KernelProcessor(kernel, host, serdes, settings.service(), meters),
+            Named.as("forecast-kernel"), stores.toArray(String[]::new))
+        // 3. Each effect's record on its topic (and the dead letters of refused inputs).
+        .to((key, out, ctx) -> out.topic(), Produced.with(bytes, outs).withName("kernel-out"));
     return builder.build();
   }
 
-  private static KStream<String, ServiceInput> single(KStream<String, ServiceInput> stream,
-      String name) {
-    return stream.repartition(Repartitioned.with(Serdes.String(), ServiceInput.serde())
-        .withName(name).withNumberOfPartitions(1));
-  }
-
-  private static <T> void deadLetters(KStream<byte[], Decoded<T>> decoded, String name,
-      ForecastSerdes serdes) {
-    decoded.filter((k, v) -> v.refused(), Named.as(name + "-refused"))
-        .mapValues(Decoded::deadLetter, Named.as(name + "-letters"))
-        .to((key, letter, ctx) -> letter.getOriginalTopic() + ".dlq",
-            Produced.with(Serdes.ByteArray(), ForecastSerdes.writeOnly(serdes.deadLetters()))
-                .withName(name + "-dead-letters-out"));
+  /**
+   * Sends an intake's dead letters to their sink and returns its accepted envelopes, moved to a
+   * single-partition internal topic of their own.
+   */
+  private static KStream<byte[], byte[]> split(KStream<byte[], Out> intake, String name,
+      Serde<Out> outs) {
+    intake.filter((k, out) -> !Envelopes.ACCEPTED.equals(out.topic()),
+            Named.as(name + "-refused"))
+        .to((key, out, ctx) -> out.topic(), Produced.with(Serdes.ByteArray(), outs)
+            .withName(name + "-dead-letters-out"));
+    return intake.filter((k, out) -> Envelopes.ACCEPTED.equals(out.topic()),
+            Named.as(name + "-accepted"))
+        .mapValues(Out::value, Named.as(name + "-envelopes"))
+        .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray())
+            .withName("forecaster-" + name).withNumberOfPartitions(1));
   }
 
   private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> values,
       StoreKind kind) {
     return Stores.keyValueStoreBuilder(kind == StoreKind.PERSISTENT
             ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name),
-        Serdes.String(), values).withCachingEnabled().withLoggingEnabled(java.util.Map.of());
+        Serdes.String(), values).withCachingEnabled().withLoggingEnabled(Map.of());
   }
 
-  static String checkSample(byte[] key, SampleFacts s) {
-    if (s.gpuId() == null || s.gpuId().isBlank()) {
-      return "gpuId is empty";
-    }
-    if (s.sampledAt() < 0) {
-      return "sampledAt of GPU " + s.gpuId() + " is before 1970";
-    }
-    return null;
-  }
-
-  /** The end time of a lifecycle fact that ends a job; MIN_VALUE for a (re)start; else null. */
-  static Long lifecycleEnd(JobLifecycle l) {
-    return switch (l.getType()) {
-      case COMPLETED, FAILED, PREEMPTED -> l.getOccurredAt().toEpochMilli();
-      case STARTED, RESUMED -> Long.MIN_VALUE;
-      default -> null;
-    };
-  }
-
-  static String checkSubmission(byte[] key, JobSubmitted j) {
-    return j.getJobId() == null || j.getJobId().isBlank() ? "jobId is empty" : null;
-  }
-
-  static String checkLifecycle(byte[] key, JobLifecycle l) {
-    if (l.getJobId() == null || l.getJobId().isBlank()) {
-      return "jobId is empty";
-    }
-    return l.getOccurredAt() == null ? "occurredAt of job " + l.getJobId() + " is missing" : null;
-  }
-
-  static String checkInventory(byte[] key, NodeInventory n) {
-    if (n == null) {
-      return key == null ? "tombstone without a key: a node's key must be its node id" : null;
-    }
-    if (n.getNodeId() == null || n.getNodeId().isBlank()) {
-      return "nodeId is empty";
-    }
-    return n.getGpuCount() < 0
-        ? "node " + n.getNodeId() + " reports " + n.getGpuCount() + " GPUs" : null;
-  }
-
-  static String checkTick(byte[] key, ClockTick t) {
-    if (t.getCluster() == null || t.getCluster().isBlank()) {
-      return "tick " + t.getSequence() + " names no cluster";
-    }
-    if (t.getIntervalMillis() <= 0) {
-      return "tick " + t.getSequence() + " has interval " + t.getIntervalMillis()
-          + " ms; it must be positive";
-    }
-    return null;
-  }
-
-  static String checkHoliday(byte[] key, Holiday h) {
-    if (key == null) {
-      return "no key: a holiday's key must be its ISO date (yyyy-MM-dd)";
-    }
-    String date = new String(key, StandardCharsets.UTF_8);
-    try {
-      LocalDate.parse(date);
-    } catch (DateTimeParseException e) {
-      return "key '" + date + "' is not an ISO date (yyyy-MM-dd)";
-    }
-    if (h != null && !date.equals(h.getDate())) {
-      return "holiday date '" + h.getDate() + "' differs from its key '" + date + "'";
-    }
-    return null;
-  }
 }

@@ -10,9 +10,10 @@ import org.apache.avro.io.Decoder;
 
 /**
  * Reads {@link SampleFacts} from a {@code GpuSample} written with any registered version of its
- * schema (the writer schema the registry resolves from the record's id): the five fields the
- * forecaster needs are read, every other field is skipped by a skipper compiled once per writer
- * schema, without building strings or objects for it.
+ * schema (the writer schema the registry resolves from the record's id): the six fields the
+ * forecaster needs are read, and of the others what the shared input check needs (the GPU index,
+ * the figures, the length of the longest other string); every other field is skipped by a skipper
+ * compiled once per writer schema, without building strings or objects for it.
  *
  * <p>Why by hand: the full specific reader builds ~17 fields, 8 strings, an enum and an
  * {@code Instant} per sample, most of which the forecaster never looks at; profiling showed
@@ -21,7 +22,9 @@ import org.apache.avro.io.Decoder;
  */
 final class SampleFactsReader implements DatumReader<Object> {
 
-  private enum Take { GPU_ID, SAMPLED_AT, STATE, JOB_ID, SERVICE_ID, SKIP }
+  private enum Take {
+    GPU_ID, NODE_ID, SAMPLED_AT, STATE, JOB_ID, SERVICE_ID, GPU_INDEX, FIGURE, TEXT, SKIP
+  }
 
   /** Skips one value of a field the forecaster does not use. */
   @FunctionalInterface
@@ -33,22 +36,32 @@ final class SampleFactsReader implements DatumReader<Object> {
   private final Take[] plan;
   private final Skip[] skips;
   private final int okIndex;
+  private final int[] figureIndex;
 
   SampleFactsReader(Schema writer) {
     this.fields = writer.getFields();
     this.plan = new Take[fields.size()];
     this.skips = new Skip[fields.size()];
+    this.figureIndex = new int[fields.size()];
     int ok = -1;
     for (int i = 0; i < plan.length; i++) {
       Schema.Field f = fields.get(i);
       plan[i] = switch (f.name()) {
         case "gpuId" -> Take.GPU_ID;
+        case "nodeId" -> Take.NODE_ID;
         case "sampledAt" -> Take.SAMPLED_AT;
         case "state" -> Take.STATE;
         case "jobId" -> Take.JOB_ID;
         case "serviceId" -> Take.SERVICE_ID;
+        case "gpuIndex" -> Take.GPU_INDEX;
+        case "utilizationPct", "memoryUsedMiB", "memoryFreeMiB", "powerWatts", "temperatureC" ->
+            Take.FIGURE;
+        case "cluster", "model", "namespace", "pod", "container" -> Take.TEXT;
         default -> Take.SKIP;
       };
+      if (plan[i] == Take.FIGURE) {
+        figureIndex[i] = java.util.Arrays.asList(SampleFacts.Rest.FIGURES).indexOf(f.name());
+      }
       if (plan[i] == Take.SKIP) {
         skips[i] = skipper(f.schema());
       }
@@ -72,21 +85,37 @@ final class SampleFactsReader implements DatumReader<Object> {
   @Override
   public Object read(Object reuse, Decoder in) throws IOException {
     String gpuId = null;
+    String nodeId = null;
     long sampledAt = 0;
     boolean stale = false;
     String jobId = null;
     String serviceId = null;
+    int gpuIndex = 0;
+    Double[] figures = new Double[SampleFacts.Rest.FIGURES.length];
+    String longestField = null;
+    int longest = 0;
     for (int i = 0; i < plan.length; i++) {
       switch (plan[i]) {
         case GPU_ID -> gpuId = in.readString();
+        case NODE_ID -> nodeId = in.readString();
         case SAMPLED_AT -> sampledAt = in.readLong();
         case STATE -> stale = in.readEnum() != okIndex;
         case JOB_ID -> jobId = optionalString(fields.get(i).schema(), in);
         case SERVICE_ID -> serviceId = optionalString(fields.get(i).schema(), in);
+        case GPU_INDEX -> gpuIndex = in.readInt();
+        case FIGURE -> figures[figureIndex[i]] = optionalDouble(fields.get(i).schema(), in);
+        case TEXT -> {
+          int length = textLength(fields.get(i).schema(), in);
+          if (length > longest) {
+            longest = length;
+            longestField = fields.get(i).name();
+          }
+        }
         default -> skips[i].skip(in);
       }
     }
-    return new SampleFacts(gpuId, sampledAt, stale, jobId, serviceId);
+    return new SampleFacts(gpuId, nodeId, sampledAt, stale, jobId, serviceId,
+        new SampleFacts.Rest(gpuIndex, figures, longestField, longest));
   }
 
   /**
@@ -112,6 +141,47 @@ final class SampleFactsReader implements DatumReader<Object> {
       default -> in -> GenericDatumReader.skip(schema, in);
     };
   }
+
+  /** A {@code ["null", "double"]} (either order) or plain double field. */
+  private static Double optionalDouble(Schema schema, Decoder in) throws IOException {
+    Schema branch = schema;
+    if (schema.getType() == Schema.Type.UNION) {
+      branch = schema.getTypes().get(in.readIndex());
+    }
+    return switch (branch.getType()) {
+      case NULL -> {
+        in.readNull();
+        yield null;
+      }
+      case DOUBLE -> in.readDouble();
+      case FLOAT -> (double) in.readFloat();
+      default -> throw new AvroTypeException("expected a double, the writer has " + branch);
+    };
+  }
+
+  /**
+   * The length in characters of a (nullable) string field, read without keeping the string
+   * unless it is long (its UTF-8 byte count bounds its characters from above).
+   */
+  private int textLength(Schema schema, Decoder in) throws IOException {
+    Schema branch = schema;
+    if (schema.getType() == Schema.Type.UNION) {
+      branch = schema.getTypes().get(in.readIndex());
+      if (branch.getType() == Schema.Type.NULL) {
+        in.readNull();
+        return 0;
+      }
+    }
+    if (branch.getType() != Schema.Type.STRING) {
+      GenericDatumReader.skip(branch, in);
+      return 0;
+    }
+    text = in.readString(text);
+    // a short string cannot break any bound: skip building it (its bytes bound its characters)
+    return text.getByteLength() <= 32 ? text.getByteLength() : text.toString().length();
+  }
+
+  private org.apache.avro.util.Utf8 text;
 
   /** A {@code ["null", "string"]} (either order) or plain string field. */
   private static String optionalString(Schema schema, Decoder in) throws IOException {

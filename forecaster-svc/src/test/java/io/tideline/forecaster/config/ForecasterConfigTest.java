@@ -28,11 +28,13 @@ class ForecasterConfigTest {
   @Test
   void shouldDefaultToTheCoreConfigs() {
     ForecastSettings s = mapping(Map.of()).settings("default", "forecaster-svc");
+    assertThat(s.kernel()).isEqualTo(
+        io.tideline.core.forecast.kernel.ForecastKernelConfig.defaults("default", ZoneId.of("UTC")));
     assertThat(s.forecast()).isEqualTo(ForecastConfig.DEFAULTS);
     assertThat(s.reservation()).isEqualTo(ReservationConfig.DEFAULTS);
-    assertThat(s.slotClassifier()).isEqualTo(SlotClassifierConfig.DEFAULTS);
+    assertThat(s.kernel().slotClassifier()).isEqualTo(SlotClassifierConfig.DEFAULTS);
     assertThat(s.zone()).isEqualTo(ZoneId.of("UTC"));
-    assertThat(s.configuredHolidays()).isEmpty();
+    assertThat(s.kernel().configuredHolidays()).isEmpty();
   }
 
   @Test
@@ -41,13 +43,15 @@ class ForecasterConfigTest {
         "tideline.forecast.holidays", "2026-10-01,2026-10-02",
         "tideline.forecast.zone", "Asia/Shanghai",
         "tideline.forecast.quantile", "P95",
-        "tideline.forecast.max-over-issue-gpus", "8"))
+        "tideline.forecast.max-over-issue-gpus", "8",
+        "tideline.forecast.coverage-margin", "0.05"))
         .settings("default", "forecaster-svc");
-    assertThat(s.configuredHolidays())
+    assertThat(s.kernel().configuredHolidays())
         .containsExactly(LocalDate.parse("2026-10-01"), LocalDate.parse("2026-10-02"));
     assertThat(s.zone()).isEqualTo(ZoneId.of("Asia/Shanghai"));
     assertThat(s.reservation().quantile().name()).isEqualTo("P95");
     assertThat(s.reservation().maxOverIssueGpus()).isEqualTo(8);
+    assertThat(s.forecast().calibration().coverageMargin()).isEqualTo(0.05);
     assertThat(s.calendar(List.of()).holidays()).hasSize(2);
   }
 }

@@ -21,6 +21,7 @@ import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.forecaster.query.ForecastQueries;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -69,8 +70,14 @@ final class ForecastDriver implements AutoCloseable {
   private final Deserializer<DeadLetter> letters;
   private final Map<String, Object> serdeConfig;
   private long sequence;
+  private Instant lastTick;
 
   ForecastDriver(String registryUrl, ForecastSettings settings) {
+    this(registryUrl, settings, InputBounds.DEFAULTS);
+  }
+
+  /** A driver whose topology holds its inputs to {@code bounds} ({@code tideline.intake.*}). */
+  ForecastDriver(String registryUrl, ForecastSettings settings, InputBounds bounds) {
     this.settings = settings;
     this.serdeConfig = AvroSerdes.serdeConfig(registryUrl, true);
     this.avro = AvroSerdes.valueSerializer(serdeConfig);
@@ -88,7 +95,8 @@ final class ForecastDriver implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     driver = new TopologyTestDriver(ForecastTopology.build(settings,
-        ForecastSerdes.fromRegistry(serdeConfig), meters, ForecastTopology.StoreKind.IN_MEMORY), p);
+        ForecastSerdes.fromRegistry(serdeConfig), meters, ForecastTopology.StoreKind.IN_MEMORY,
+        bounds), p);
     ByteArraySerializer bytes = new ByteArraySerializer();
     telemetry = driver.createInputTopic(TopicCatalogue.GPU_TELEMETRY, bytes, bytes);
     clock = driver.createInputTopic(TopicCatalogue.CLUSTER_CLOCK, bytes, bytes);
@@ -136,10 +144,13 @@ final class ForecastDriver implements AutoCloseable {
 
   /**
    * {@code gpus} GPUs of {@code service} in use every minute of {@code [from, from + minutes)},
-   * one sample per GPU per minute at second 30, plus {@code idle} idle GPUs.
+   * one sample per GPU per minute at second 30, plus {@code idle} idle GPUs; a clock tick at the
+   * start of each of those minutes (the forecaster decides on ticks only, and refuses samples
+   * timed far ahead of its clock). No tick at {@code from + minutes}: the scenario ticks on.
    */
   void usage(String service, int gpus, Instant from, int minutes, int idle) {
     for (int m = 0; m < minutes; m++) {
+      tick(from.plus(Duration.ofMinutes(m)));
       Instant at = from.plus(Duration.ofMinutes(m)).plusSeconds(30);
       for (int g = 0; g < gpus; g++) {
         send(sample(service + "-gpu-" + g, service, at, SampleState.OK));
@@ -150,13 +161,29 @@ final class ForecastDriver implements AutoCloseable {
     }
   }
 
-  /** A clock tick of this cluster at {@code at}. */
+  /** A clock tick of this cluster at {@code at} (none if the clock is already there). */
   void tick(Instant at) {
+    if (lastTick != null && !at.isAfter(lastTick)) {
+      return;
+    }
+    lastTick = at;
     ClockTick t = ClockTick.newBuilder().setCluster(CLUSTER).setTime(at)
         .setSequence(++sequence).setIntervalMillis(10_000).setSource(ClockSource.SIMULATED)
         .build();
     clock.pipeInput(CLUSTER.getBytes(StandardCharsets.UTF_8),
         avro.serialize(TopicCatalogue.CLUSTER_CLOCK, t), at);
+  }
+
+  /**
+   * A tick of this cluster at {@code time} on a record stamped {@code recordTime} (a producer
+   * whose clock is off, or a hostile one); the scenario's own clock is not moved.
+   */
+  void tickStamped(Instant time, Instant recordTime) {
+    ClockTick t = ClockTick.newBuilder().setCluster(CLUSTER).setTime(time)
+        .setSequence(++sequence).setIntervalMillis(10_000).setSource(ClockSource.SIMULATED)
+        .build();
+    clock.pipeInput(CLUSTER.getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.CLUSTER_CLOCK, t), recordTime);
   }
 
   /** Ticks every 10 s from {@code from} to {@code to} inclusive. */
@@ -166,9 +193,8 @@ final class ForecastDriver implements AutoCloseable {
     }
   }
 
-  /** Closes every minute of usage sent before {@code at}: a late idle sample, then a tick. */
+  /** Records every minute of usage sent before {@code at}: a tick past their grace. */
   void settle(Instant at) {
-    send(sample("settle-gpu", null, at, SampleState.OK));
     tick(at.plusSeconds(90));
   }
 
@@ -238,13 +264,7 @@ final class ForecastDriver implements AutoCloseable {
   }
 
   ForecastQueries queries() {
-    return new ForecastQueries(settings, new ForecastQueries.StoreAccess() {
-      @Override
-      public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> store(
-          String name) {
-        return driver.getKeyValueStore(name);
-      }
-    });
+    return new ForecastQueries(settings, name -> driver.getKeyValueStore(name));
   }
 
   @Override

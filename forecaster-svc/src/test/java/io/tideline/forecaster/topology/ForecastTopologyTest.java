@@ -49,6 +49,18 @@ class ForecastTopologyTest {
     return ForecastSettings.defaults(ForecastDriver.CLUSTER, "forecaster-svc", ZoneOffset.UTC);
   }
 
+  /**
+   * The settings with the forecaster reduced to its same-slot statistics (no blend with the last
+   * level, no calibration, no shift detection), so a scenario's figures follow from its
+   * history by hand; the forecaster's own quality is scored in scheduler-core.
+   */
+  static ForecastSettings sameSlot() {
+    ForecastSettings d = settings();
+    return new ForecastSettings(d.service(), d.kernel().withForecast(d.forecast().withCalibration(
+        io.tideline.core.forecast.CalibrationConfig.DEFAULTS.withSeasonalWeight(1.0)
+            .withShiftConfirm(java.time.Duration.ZERO).withMinResiduals(Integer.MAX_VALUE))));
+  }
+
   ForecastDriver driver(ForecastSettings settings) {
     return new ForecastDriver(registry.url(), settings);
   }
@@ -109,8 +121,9 @@ class ForecastTopologyTest {
 
   @Test
   void shouldReleaseUnusedReservedGpusTenMinutesEarly() {
-    try (ForecastDriver f = driver(settings())) {
+    try (ForecastDriver f = driver(sameSlot())) {
       risingHistory(f);
+      f.reservations(); // the history days' own (cold-start) reservations
       morningUntilReserve(f);
       assertThat(ofType(f.reservations(), ReservationAction.RESERVE)).hasSize(1);
 
@@ -119,7 +132,8 @@ class ForecastTopologyTest {
       f.usage("chat", 12, at(D, "09:00"), 5, IDLE);
       f.ticks(at(D, "08:45:10"), at(D, "09:06:00"));
 
-      List<CapacityReservation> reservations = f.reservations();
+      // (the 09:15 slot has no same-slot history: a cold-start RESERVE for it at 09:00)
+      List<CapacityReservation> reservations = ofType(f.reservations(), ReservationAction.RELEASE);
       assertThat(reservations).hasSize(1);
       CapacityReservation release = reservations.get(0);
       assertThat(release.getAction()).isEqualTo(ReservationAction.RELEASE);
@@ -133,7 +147,7 @@ class ForecastTopologyTest {
 
   @Test
   void shouldOverIssueTheShortfallOnUnderForecast() {
-    try (ForecastDriver f = driver(settings())) {
+    try (ForecastDriver f = driver(sameSlot())) {
       risingHistory(f);
       morningUntilReserve(f);
       f.reservations();
@@ -143,7 +157,8 @@ class ForecastTopologyTest {
       f.usage("chat", 26, at(D, "09:00"), 3, IDLE);
       f.ticks(at(D, "08:45:10"), at(D, "09:03:00"));
 
-      List<CapacityReservation> overIssues = f.reservations();
+      List<CapacityReservation> overIssues = ofType(f.reservations(),
+          ReservationAction.OVER_ISSUE);
       assertThat(overIssues).hasSize(1);
       CapacityReservation o = overIssues.get(0);
       assertThat(o.getAction()).isEqualTo(ReservationAction.OVER_ISSUE);
@@ -156,7 +171,7 @@ class ForecastTopologyTest {
 
   @Test
   void shouldCapOverIssueAtTheConfiguredMaximum() {
-    try (ForecastDriver f = driver(settings())) {
+    try (ForecastDriver f = driver(sameSlot())) {
       risingHistory(f);
       morningUntilReserve(f);
       f.reservations();
@@ -166,9 +181,9 @@ class ForecastTopologyTest {
       f.usage("chat", 40, at(D, "09:00"), 4, IDLE);
       f.ticks(at(D, "08:45:10"), at(D, "09:04:00"));
 
-      List<CapacityReservation> overIssues = f.reservations();
+      List<CapacityReservation> overIssues = ofType(f.reservations(),
+          ReservationAction.OVER_ISSUE);
       assertThat(overIssues).hasSize(1);
-      assertThat(overIssues.get(0).getAction()).isEqualTo(ReservationAction.OVER_ISSUE);
       assertThat(overIssues.get(0).getGpus()).isEqualTo(16.0);
       assertThat(overIssues.get(0).getReason()).contains("short 20; cap 16");
     }
@@ -177,7 +192,7 @@ class ForecastTopologyTest {
   @Test
   void shouldForecastAHolidaySlotFromHolidayHistory() {
     // D is a holiday by configuration; three earlier holidays come from the topic.
-    try (ForecastDriver f = driver(settings().withHolidays(List.of(D)))) {
+    try (ForecastDriver f = driver(sameSlot().withHolidays(List.of(D)))) {
       List<LocalDate> pastHolidays = List.of(D.minusDays(40), D.minusDays(30), D.minusDays(20));
       pastHolidays.forEach(h -> f.declareHoliday(h, at(D.minusDays(60), "00:00")));
       for (LocalDate h : pastHolidays) {
@@ -190,11 +205,13 @@ class ForecastTopologyTest {
 
       morningUntilReserve(f);
 
-      SlotForecast fc = f.forecasts().get(0);
+      SlotForecast fc = f.forecasts().stream()
+          .filter(x -> x.getSlotStart().equals(at(D, "09:00"))).findFirst().orElseThrow();
       assertThat(fc.getHoliday()).isTrue();
       assertThat(fc.getP90()).isCloseTo(30.0, withinPercentage(1));
       assertThat(fc.getSampleDays()).isEqualTo(3);
-      List<CapacityReservation> reservations = f.reservations();
+      List<CapacityReservation> reservations = f.reservations().stream()
+          .filter(r -> r.getValidFrom().equals(at(D, "09:00"))).toList();
       assertThat(reservations).hasSize(1);
       assertThat(reservations.get(0).getGpus()).isEqualTo(20.0);
       assertThat(reservations.get(0).getReason()).contains("HOLIDAY_HISTORY");
@@ -227,7 +244,7 @@ class ForecastTopologyTest {
       assertThat(telemetry.get(0).getOffset()).isEqualTo(0);
       assertThat(telemetry.get(0).getService()).isEqualTo("forecaster-svc");
       assertThat(telemetry.get(1).getErrorClass()).isEqualTo("VALIDATION");
-      assertThat(telemetry.get(1).getError()).isEqualTo("gpuId is empty");
+      assertThat(telemetry.get(1).getError()).isEqualTo("GpuSample: gpuId is required");
       assertThat(telemetry.get(1).getOffset()).isEqualTo(1);
       DeadLetter tick = f.deadLetters("cluster.clock").get(0);
       assertThat(tick.getErrorClass()).isEqualTo("DESERIALIZATION");
@@ -237,11 +254,35 @@ class ForecastTopologyTest {
       assertThat(holiday.getError()).contains("differs from its key '2026-12-25'");
 
       // ...and the topology kept going: the reservation still comes at 08:45.
-      List<CapacityReservation> reserve = ofType(f.reservations(), ReservationAction.RESERVE);
+      List<CapacityReservation> reserve = ofType(f.reservations(), ReservationAction.RESERVE)
+          .stream().filter(r -> r.getValidFrom().equals(at(D, "09:00"))).toList();
       assertThat(reserve).hasSize(1);
       assertThat(reserve.get(0).getIssuedAt()).isEqualTo(at(D, "08:45:00"));
       assertThat(f.meters.count("tideline.forecast.dead.letters", "topic", "gpu.telemetry"))
           .isEqualTo(2);
+    }
+  }
+
+  @Test
+  void shouldDeadLetterASampleTimedFarAheadOfTheClockAndLetItChangeNothing() {
+    try (ForecastDriver f = driver(settings())) {
+      LocalDate day = D.minusDays(1);
+      f.usage("chat", 4, at(day, "09:00"), 5, 0);
+      // a sample from the year 2300: the kernel refuses it, it moves no clock
+      f.send(ForecastDriver.sample("chat-gpu-0", "chat", at(D.plusYears(274), "09:00"),
+          SampleState.OK));
+      f.usage("chat", 4, at(day, "09:05"), 5, 0);
+      f.settle(at(day, "09:10"));
+
+      List<DeadLetter> letters = f.deadLetters("gpu.telemetry");
+      assertThat(letters).singleElement().satisfies(l -> {
+        assertThat(l.getErrorClass()).isEqualTo("VALIDATION");
+        assertThat(l.getError()).contains("after the forecaster's clock");
+        assertThat(l.getOriginalTopic()).isEqualTo("gpu.telemetry");
+      });
+      ForecastView slot = f.queries().quantiles("chat", D, 36).orElseThrow();
+      assertThat(slot.samples()).isEqualTo(10);
+      assertThat(slot.p99()).isCloseTo(4.0, withinPercentage(1));
     }
   }
 
@@ -267,7 +308,8 @@ class ForecastTopologyTest {
       assertThat(view.samples()).isEqualTo(12);
       assertThat(view.p50()).isCloseTo(10.0, withinPercentage(1));
       assertThat(view.p99()).isCloseTo(10.0, withinPercentage(1));
-      assertThat(f.meters.count("tideline.forecast.samples", "outcome", "carried")).isEqualTo(10);
+      assertThat(f.meters.count("tideline.forecast.gpu.minutes", "outcome", "carried"))
+          .isEqualTo(10);
       assertThat(f.meters.count("tideline.forecast.minutes", "outcome", "skipped_unknown"))
           .isEqualTo(3);
     }
@@ -349,7 +391,7 @@ class ForecastTopologyTest {
       assertThat(view.samples()).isEqualTo(4);
       assertThat(view.p50()).isCloseTo(1.0, withinPercentage(1));
       assertThat(view.p99()).isCloseTo(2.0, withinPercentage(1));
-      assertThat(f.meters.count("tideline.forecast.minutes", "outcome", "carry_ended"))
+      assertThat(f.meters.count("tideline.forecast.gpu.minutes", "outcome", "carry_ended"))
           .isEqualTo(2);
     }
   }
@@ -383,13 +425,13 @@ class ForecastTopologyTest {
           .isCloseTo(2.0, withinPercentage(1));
       assertThat(q.classQuantiles("UNKNOWN", D, 36).orElseThrow().samples()).isEqualTo(5);
       assertThat(q.services()).containsExactly("chat"); // jobs are not services
-      assertThat(f.meters.count("tideline.forecast.samples", "outcome", "job")).isEqualTo(25);
+      assertThat(f.meters.count("tideline.forecast.gpu.minutes", "outcome", "job")).isEqualTo(25);
     }
   }
 
   @Test
   void shouldBoundOverIssueByTheIdleGpusOfTheFleetInventory() {
-    try (ForecastDriver f = driver(settings())) {
+    try (ForecastDriver f = driver(sameSlot())) {
       risingHistory(f);
       morningUntilReserve(f);
       f.reservations();
@@ -405,12 +447,13 @@ class ForecastTopologyTest {
         for (int g = 0; g < (m < 15 ? 10 : 26); g++) {
           f.send(ForecastDriver.sample("chat-gpu-" + g, "chat", t, SampleState.OK));
         }
+        f.tick(t.plusSeconds(30)); // the clock moves with the samples (none is refused)
       }
       f.ticks(at(D, "08:45:10"), at(D, "09:03:00"));
 
-      List<CapacityReservation> overIssues = f.reservations();
+      List<CapacityReservation> overIssues = ofType(f.reservations(),
+          ReservationAction.OVER_ISSUE);
       assertThat(overIssues).hasSize(1);
-      assertThat(overIssues.get(0).getAction()).isEqualTo(ReservationAction.OVER_ISSUE);
       assertThat(overIssues.get(0).getGpus()).isEqualTo(3.0);
       assertThat(overIssues.get(0).getReason()).contains("short 6").contains("pool idle 3");
       // The 3 lent are drawn from the pool until they expire: no second grant on later ticks.
@@ -428,8 +471,76 @@ class ForecastTopologyTest {
       List<DeadLetter> letters = f.deadLetters("cluster.inventory");
       assertThat(letters).hasSize(1);
       assertThat(letters.get(0).getError()).contains("not a NodeInventory");
-      assertThat(f.driver.<String, Long>getKeyValueStore(ForecastStores.PLANNER_CLOCK)
-          .get(ServicePlanner.FLEET_GPUS)).isEqualTo(4L); // node-1 drained: no new work
+      // the inputs wait for a tick; then node-1 is drained (no new work) and node-2 lends 4
+      f.tick(at(D, "08:01"));
+      var nodes = f.driver.<String, io.tideline.state.ForecastNode>getKeyValueStore(
+          ForecastStores.of(io.tideline.core.forecast.kernel.ForecastState.NODES));
+      assertThat(nodes.get("node-1")).isNull();
+      assertThat(nodes.get("node-2").getGpus()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void shouldDeadLetterATickStampedFarAheadOfItsRecordAndKeepTheClock() {
+    try (ForecastDriver f = driver(settings())) {
+      // a tick for D 12:00 on a record stamped three days earlier: further after its record's
+      // timestamp than tideline.intake.max-lead (10 min), so the shared check refuses it; had it
+      // moved the clock, every tick of the scenario below would be stale and nothing reserved
+      f.tickStamped(at(D, "12:00"), at(D.minusDays(3), "08:00"));
+      risingHistory(f);
+      morningUntilReserve(f);
+
+      assertThat(f.deadLetters("cluster.clock")).singleElement().satisfies(l -> {
+        assertThat(l.getErrorClass()).isEqualTo("VALIDATION");
+        assertThat(l.getError()).contains("time is " + at(D, "12:00"))
+            .contains("tideline.intake.max-lead");
+      });
+      List<CapacityReservation> reserve = ofType(f.reservations(), ReservationAction.RESERVE)
+          .stream().filter(r -> r.getValidFrom().equals(at(D, "09:00"))).toList();
+      assertThat(reserve).singleElement()
+          .satisfies(r -> assertThat(r.getIssuedAt()).isEqualTo(at(D, "08:45:00")));
+    }
+  }
+
+  @Test
+  void shouldRefuseAnInventoryTombstoneAndLetANodeLeaveWithLeft() {
+    try (ForecastDriver f = driver(settings())) {
+      f.node("node-1", 8, NodeChange.JOINED, at(D, "08:00:01"));
+      f.sendRawInventory("node-1", null, at(D, "08:00:02"));
+      f.tick(at(D, "08:01"));
+      var nodes = f.driver.<String, io.tideline.state.ForecastNode>getKeyValueStore(
+          ForecastStores.of(io.tideline.core.forecast.kernel.ForecastState.NODES));
+
+      // the one tombstone rule: the inventory has none, the node is still there
+      assertThat(f.deadLetters("cluster.inventory")).singleElement().satisfies(l -> {
+        assertThat(l.getErrorClass()).isEqualTo("DESERIALIZATION");
+        assertThat(l.getError()).contains("a node leaves with change LEFT");
+      });
+      assertThat(nodes.get("node-1").getGpus()).isEqualTo(8);
+
+      f.node("node-1", 8, NodeChange.LEFT, at(D, "08:01:30"));
+      f.tick(at(D, "08:02"));
+      assertThat(nodes.get("node-1")).isNull();
+    }
+  }
+
+  @Test
+  void shouldHoldInputsToTheConfiguredIntakeBounds() {
+    // tideline.intake.max-gpus-per-node 4: an 8-GPU node is refused with the platform's reason
+    try (ForecastDriver f = new ForecastDriver(registry.url(), settings(),
+        io.tideline.platform.validation.InputBounds.DEFAULTS.withMaxGpusPerNode(4))) {
+      f.node("node-1", 8, NodeChange.JOINED, at(D, "08:00:01"));
+      f.node("node-2", 4, NodeChange.JOINED, at(D, "08:00:02"));
+      f.tick(at(D, "08:01"));
+
+      assertThat(f.deadLetters("cluster.inventory")).singleElement().satisfies(l -> {
+        assertThat(l.getErrorClass()).isEqualTo("VALIDATION");
+        assertThat(l.getError()).contains("gpuCount must be in [1, 4], got 8");
+      });
+      var nodes = f.driver.<String, io.tideline.state.ForecastNode>getKeyValueStore(
+          ForecastStores.of(io.tideline.core.forecast.kernel.ForecastState.NODES));
+      assertThat(nodes.get("node-1")).isNull();
+      assertThat(nodes.get("node-2").getGpus()).isEqualTo(4);
     }
   }
 

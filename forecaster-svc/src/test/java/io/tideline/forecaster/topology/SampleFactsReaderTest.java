@@ -20,7 +20,7 @@ class SampleFactsReaderTest {
   private static final Instant AT = Instant.parse("2026-11-10T09:00:30Z");
 
   @Test
-  void shouldReadTheFiveFactsAndSkipEveryOtherFieldWhateverItHolds() throws IOException {
+  void shouldReadTheSixFactsAndSkipEveryOtherFieldWhateverItHolds() throws IOException {
     // Every optional field set (strings, doubles), so each skipper is exercised.
     GpuSample full = GpuSample.newBuilder().setGpuId("gpu-7").setCluster("default")
         .setNodeId("node-1").setGpuIndex(7).setModel("NVIDIA H100 80GB HBM3").setSampledAt(AT)
@@ -29,8 +29,12 @@ class SampleFactsReaderTest {
         .setNamespace("chat").setPod("chat-0").setContainer("server").setJobId("chat-0-job")
         .setServiceId("chat").setSource(SampleSource.DCGM).build();
 
-    assertThat(read(full)).isEqualTo(new SampleFacts("gpu-7", AT.toEpochMilli(), false,
-        "chat-0-job", "chat"));
+    SampleFacts facts = (SampleFacts) read(full);
+    assertThat(facts).usingRecursiveComparison().ignoringFields("rest").isEqualTo(
+        new SampleFacts("gpu-7", "node-1", AT.toEpochMilli(), false, "chat-0-job", "chat"));
+    // what the shared input check needs of the other fields, read on the way
+    assertThat(facts.rest()).isEqualTo(new SampleFacts.Rest(7,
+        new Double[] {81.5, 1024.0, 80_000.0, 350.0, 61.0}, "model", 21));
   }
 
   @Test
@@ -39,8 +43,8 @@ class SampleFactsReaderTest {
         .setNodeId("node-1").setGpuIndex(0).setSampledAt(AT).setState(SampleState.STALE)
         .setSource(SampleSource.SIMULATOR).build();
 
-    assertThat(read(stale)).isEqualTo(new SampleFacts("gpu-8", AT.toEpochMilli(), true, null,
-        null));
+    assertThat(read(stale)).usingRecursiveComparison().ignoringFields("rest").isEqualTo(
+        new SampleFacts("gpu-8", "node-1", AT.toEpochMilli(), true, null, null));
   }
 
   private static Object read(GpuSample sample) throws IOException {

@@ -18,9 +18,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The per-user routing directory (O3): the {@code notify.directory} topic (latest entry per user)
  * over the configured users over the defaults, with the contacts a job was submitted with as the
- * last resort for addresses. Thread-safe: the engine writes, the REST endpoint reads.
+ * last resort for addresses. Thread-safe: the engine writes, the REST endpoint reads. Entries
+ * from the topic have passed the shared input check (channels, zone, quiet hours, webhook
+ * scheme); whatever a configured user says wrong is ignored with a warning, never thrown.
  */
 public final class Directory {
+
+  private static final org.jboss.logging.Logger LOG =
+      org.jboss.logging.Logger.getLogger(Directory.class);
 
   private final NotifierConfig config;
   private final Map<String, NotifyPreference> entries = new ConcurrentHashMap<>();
@@ -70,20 +75,28 @@ public final class Directory {
     // 3. Keep only channels that have an address.
     Set<Channel> channels = EnumSet.noneOf(Channel.class);
     for (String n : names) {
-      Channel ch = Channel.valueOf(n.trim().toUpperCase(Locale.ROOT));
-      if (ch == Channel.EMAIL && email != null || ch == Channel.SLACK && hook != null) {
+      Channel ch = channel(n);
+      if (ch == null) {
+        LOG.warnf("user %s: unknown channel '%s' ignored", userId, n);
+      } else if (ch == Channel.EMAIL && email != null || ch == Channel.SLACK && hook != null) {
         channels.add(ch);
       }
     }
     // 4. Language, zone, quiet hours, digest.
     String locale = first(p == null ? null : p.getLocale(), opt(u, NotifierConfig.User::locale),
         c == null ? null : c.getLocale(), d.locale());
-    ZoneId zone = ZoneId.of(first(p == null ? null : p.getZoneId(),
+    ZoneId zone = zone(userId, first(p == null ? null : p.getZoneId(),
         opt(u, NotifierConfig.User::zone), d.zone()));
-    QuietHours quiet = p != null
-        ? QuietHours.parse(p.getQuietStart(), p.getQuietEnd(), zone)
-        : QuietHours.parse(opt(u, NotifierConfig.User::quietStart),
-            opt(u, NotifierConfig.User::quietEnd), zone);
+    QuietHours quiet;
+    try {
+      quiet = p != null
+          ? QuietHours.parse(p.getQuietStart(), p.getQuietEnd(), zone)
+          : QuietHours.parse(opt(u, NotifierConfig.User::quietStart),
+              opt(u, NotifierConfig.User::quietEnd), zone);
+    } catch (RuntimeException e) {
+      LOG.warnf("user %s: quiet hours ignored: %s", userId, e.getMessage());
+      quiet = QuietHours.parse(null, null, zone);
+    }
     boolean digest = p != null ? p.getDigest()
         : u != null && u.digest().isPresent() ? u.digest().get() : d.digest();
     return new Route(userId, channels, email, hook, slackUser, Lang.of(locale), zone, quiet, digest);
@@ -93,6 +106,25 @@ public final class Directory {
   public NoticeComposer.Profile profile(String userId) {
     Route r = resolve(userId);
     return new NoticeComposer.Profile(r.lang(), r.zone());
+  }
+
+  /** The channel a name stands for, or null (the shared input check refuses unknown ones). */
+  static Channel channel(String name) {
+    try {
+      return Channel.valueOf(name.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private ZoneId zone(String userId, String id) {
+    try {
+      return ZoneId.of(id);
+    } catch (java.time.DateTimeException e) {
+      LOG.warnf("user %s: zone '%s' is not a time zone, using %s", userId, id,
+          config.defaults().zone());
+      return ZoneId.of(config.defaults().zone());
+    }
   }
 
   private static String opt(NotifierConfig.User u,

@@ -49,6 +49,19 @@ public interface NotifierConfig {
   /** Retries and dead letters. */
   Retry retry();
 
+  /** What {@code /q/health} holds the engine to. */
+  Health health();
+
+  /** Health. */
+  interface Health {
+    /**
+     * DOWN when the engine's loop has not turned for this long (a send with all its retries and
+     * back-off stays well inside it at the defaults).
+     */
+    @WithDefault("120s")
+    Duration stalledAfter();
+  }
+
   /** Routing defaults. */
   interface Defaults {
     /** Channels: SLACK and/or EMAIL. */

@@ -26,7 +26,11 @@ import io.tideline.notifier.delivery.Channel;
 import io.tideline.notifier.delivery.DigestWindows;
 import io.tideline.notifier.delivery.Outbox;
 import io.tideline.notifier.delivery.RateLimiter;
+import io.tideline.events.DeadLetter;
 import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
+import io.tideline.platform.validation.RecordIntake;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -72,10 +76,18 @@ import org.jboss.logging.Logger;
  *       published again) and every delivered or dead-lettered id+channel is known (never sent
  *       again). Notices published but not yet delivered are queued again: nothing held in memory
  *       (quiet hours, digest windows) is lost by a crash.
- *   <li>A delivery record is written and acknowledged by the broker right after each send. The one
- *       window left is a crash between the send and that acknowledgement, where a notice may go
- *       out twice; Slack webhooks and SMTP have no idempotency key to close it.
+ *   <li>Before each send a SENDING record (with the message's idempotency key) is written and
+ *       acknowledged; after it, DELIVERED (or DEAD_LETTERED). A crash between the send and the
+ *       DELIVERED record leaves SENDING: the next engine sends that same message again (same
+ *       entries, same key — the e-mail's {@code Message-ID}, the webhook's
+ *       {@code Idempotency-Key}), so a receiver that dedupes shows it once (ADR 0014).
  * </ol>
+ *
+ * <p>No poison pill: every record of every input and of the restore is decoded and checked with
+ * the platform's shared {@link RecordIntake}; one it refuses, or one whose handling throws, is
+ * dead-lettered with the reason ({@code <topic>.dlq}; records of topics other services
+ * dead-letter — submissions, forecasts, notices — are skipped and counted) and the engine goes
+ * on with the next. {@link #health()} tells whether the loop is alive and turning.
  *
  * <p>Input offsets are committed only after the notices they produced are on the broker. Time is
  * event time: the stream time is the largest event time seen (decisions, lifecycle facts,
@@ -86,9 +98,27 @@ public final class NotifierEngine implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(NotifierEngine.class);
 
   static final String DELIVERY = "DELIVERY";
+  static final String PROCESSING = "PROCESSING";
+  static final String DIRECTORY = "notify.directory";
+  static final String DELIVERIES = "notices.deliveries";
+  /** State topics whose bad records the notifier (their only reader) dead-letters, once. */
+  static final List<String> OWN_STATE = List.of(DIRECTORY, TopicCatalogue.PLACEMENT_QUEUE,
+      DELIVERIES);
+  /** The event type each input topic carries. */
+  static final Map<String, Class<?>> TYPES = Map.of(
+      TopicCatalogue.PLACEMENT_QUEUE, QueuePosition.class,
+      TopicCatalogue.FORECAST_SLOTS, SlotForecast.class,
+      DIRECTORY, NotifyPreference.class,
+      TopicCatalogue.JOBS_SUBMITTED, JobSubmitted.class,
+      TopicCatalogue.NOTICES, Notice.class,
+      DELIVERIES, NoticeDelivery.class,
+      TopicCatalogue.PREEMPTION_DECISIONS, PreemptionDecision.class,
+      TopicCatalogue.JOBS_LIFECYCLE, JobLifecycle.class,
+      TopicCatalogue.EVICTIONS, Eviction.class,
+      TopicCatalogue.CLUSTER_CLOCK, ClockTick.class);
   static final List<String> STATE_TOPICS = List.of(TopicCatalogue.PLACEMENT_QUEUE,
-      TopicCatalogue.FORECAST_SLOTS, "notify.directory", TopicCatalogue.JOBS_SUBMITTED,
-      TopicCatalogue.NOTICES, "notices.deliveries");
+      TopicCatalogue.FORECAST_SLOTS, DIRECTORY, TopicCatalogue.JOBS_SUBMITTED,
+      TopicCatalogue.NOTICES, DELIVERIES);
   static final List<String> EVENT_TOPICS = List.of(TopicCatalogue.PREEMPTION_DECISIONS,
       TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.EVICTIONS, TopicCatalogue.CLUSTER_CLOCK);
 
@@ -110,24 +140,32 @@ public final class NotifierEngine implements AutoCloseable {
   private final Map<String, NoticeComposer.Owner> owners = new ConcurrentHashMap<>();
   private final Set<String> knownNotices = ConcurrentHashMap.newKeySet();
   private final Set<String> readBack = ConcurrentHashMap.newKeySet();
-  private final Set<String> delivered = new HashSet<>();
+  /** The latest delivery record per noticeId|channel (SENDING, DELIVERED, DEAD_LETTERED). */
+  private final Map<String, NoticeDelivery> deliveries = new HashMap<>();
+  /** Records of {@link #OWN_STATE} topics already dead-lettered (topic-partition@offset). */
+  private final Set<String> lettered = new HashSet<>();
   private final Outbox<Pending> outbox = new Outbox<>();
   private final DigestWindows windows;
   private final Map<Channel, RateLimiter> limiters = new EnumMap<>(Channel.class);
   private final Backoff backoff;
   private final NoticeComposer.Context context;
 
+  private final InputBounds bounds;
   private KafkaProducer<String, Object> producer;
-  private Deserializer<Object> avro;
+  private RecordIntake intake;
   private volatile Instant streamTime = Instant.EPOCH;
   private volatile boolean running;
   private volatile boolean restored;
+  private volatile long heartbeat = System.nanoTime();
+  private volatile String stoppedBy;
   private Thread thread;
 
   public NotifierEngine(NotifierConfig config, String groupId, Map<String, Object> kafka,
       Map<String, Object> serde, Directory directory, NoticeRenderer renderer,
-      Map<Channel, Sender> senders, DeadLetters deadLetters, NotifierMeters meters) {
+      Map<Channel, Sender> senders, DeadLetters deadLetters, NotifierMeters meters,
+      InputBounds bounds) {
     this.config = config;
+    this.bounds = bounds;
     this.groupId = groupId;
     this.kafka = kafka;
     this.serde = serde;
@@ -174,7 +212,8 @@ public final class NotifierEngine implements AutoCloseable {
     @SuppressWarnings("unchecked")
     Serializer<Object> valueSerializer = io.tideline.platform.serde.AvroSerdes.valueSerializer(serde);
     producer = new KafkaProducer<>(p, new StringSerializer(), valueSerializer);
-    avro = io.tideline.platform.serde.AvroSerdes.valueDeserializer(serde);
+    intake = new RecordIntake(io.tideline.platform.serde.AvroSerdes.valueDeserializer(serde),
+        new EventValidator(bounds));
     running = true;
     thread = new Thread(this::run, "notifier-engine-" + groupId);
     thread.setDaemon(true);
@@ -185,6 +224,29 @@ public final class NotifierEngine implements AutoCloseable {
   public boolean restored() {
     return restored;
   }
+
+  /**
+   * Where the engine stands, for {@code /q/health}: its worker thread alive, the restore done, and
+   * the loop having turned within {@code stalledAfter} (a send's retries and back-off included).
+   */
+  public Health health(Duration stalledAfter) {
+    boolean alive = thread != null && thread.isAlive() && running;
+    Duration since = Duration.ofNanos(System.nanoTime() - heartbeat);
+    return new Health(alive, restored, since, alive && since.compareTo(stalledAfter) <= 0,
+        stoppedBy);
+  }
+
+  /**
+   * The engine's health.
+   *
+   * @param alive the worker thread runs
+   * @param restored the start-up restore is done
+   * @param sinceLastTurn how long ago the loop last turned
+   * @param turning alive and turned within the allowed time
+   * @param stoppedBy why the worker stopped, when it did
+   */
+  public record Health(boolean alive, boolean restored, Duration sinceLastTurn, boolean turning,
+      String stoppedBy) {}
 
   /** The stream time (largest event time seen). */
   public Instant streamTime() {
@@ -233,6 +295,19 @@ public final class NotifierEngine implements AutoCloseable {
     return n.getNoticeId();
   }
 
+  /** Publishes a checked directory entry on {@code notify.directory} and waits for the broker. */
+  public void publishPreference(NotifyPreference entry) {
+    try {
+      producer.send(new ProducerRecord<>(DIRECTORY, entry.getUserId(), entry)).get(30,
+          java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(String.valueOf(e.getCause() == null ? e : e.getCause()), e);
+    }
+  }
+
   private void run() {
     try (KafkaConsumer<byte[], byte[]> state = new KafkaConsumer<>(stateConsumerConfig(),
             new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -241,38 +316,118 @@ public final class NotifierEngine implements AutoCloseable {
       restore(state);
       events.subscribe(EVENT_TOPICS);
       while (running) {
+        heartbeat = System.nanoTime();
         try {
-          // 1. State first (queue, directory, forecast, notices, deliveries).
+          // 1. State first (queue, directory, forecast, notices, deliveries), record by record.
           for (ConsumerRecord<byte[], byte[]> r : state.poll(Duration.ofMillis(10))) {
-            applyState(r, null);
+            try {
+              guarded(r, () -> applyState(r, null));
+            } catch (Retry retry) {
+              state.seek(new TopicPartition(r.topic(), r.partition()), r.offset());
+              throw retry;
+            }
           }
           // 2. Decisions and facts: compose, publish, then commit their offsets.
           var batch = events.poll(config.pollTimeout());
           if (!batch.isEmpty()) {
-            for (ConsumerRecord<byte[], byte[]> r : batch) {
-              handleEvent(r);
+            try {
+              for (ConsumerRecord<byte[], byte[]> r : batch) {
+                guarded(r, () -> handleEvent(r));
+              }
+              producer.flush();
+              events.commitSync();
+            } catch (RuntimeException e) {
+              // nothing of this batch is committed: read it again (notices are idempotent)
+              rewind(events);
+              throw e;
             }
-            producer.flush();
-            events.commitSync();
           }
           // 3. Deliver what is due at the stream time.
           for (Outbox.Batch<Pending> b : outbox.due(streamTime)) {
             deliver(b);
+            heartbeat = System.nanoTime();
           }
         } catch (org.apache.kafka.common.errors.InterruptException e) {
           break;
         } catch (RuntimeException e) {
+          // the broker or the registry is away (a write could not be acknowledged): nothing was
+          // acknowledged past what is recorded, so retry the same work
           LOG.errorf(e, "notifier loop failed, going on: %s", e.getMessage());
           sleep(Duration.ofMillis(500));
         }
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      stoppedBy = String.valueOf(e);
       LOG.errorf(e, "notifier engine stopped: %s", e.getMessage());
+      if (e instanceof Error err) {
+        throw err;
+      }
+    } finally {
+      running = false;
+    }
+  }
+
+  /**
+   * Runs the handling of one record; if it throws, the record is dead-lettered with the reason
+   * (or skipped and counted, for a topic another service dead-letters) and the engine goes on.
+   */
+  private void guarded(ConsumerRecord<byte[], byte[]> r, Runnable handling) {
+    try {
+      handling.run();
+    } catch (org.apache.kafka.common.errors.InterruptException | Retry e) {
+      throw e;
+    } catch (RuntimeException e) {
+      if (unacknowledged(e)) {
+        throw new Retry(e); // the broker is away: handle this record again, never drop it
+      }
+      LOG.errorf(e, "%s-%d@%d could not be handled: %s", r.topic(), r.partition(), r.offset(),
+          e.getMessage());
+      try {
+        refuse(r, PROCESSING, "handling failed: " + e);
+      } catch (RuntimeException letter) {
+        throw new Retry(letter);
+      }
+    }
+  }
+
+  /** Whether {@code e} says a write was not acknowledged (the broker is away), not bad input. */
+  private static boolean unacknowledged(RuntimeException e) {
+    String m = String.valueOf(e.getMessage());
+    return e instanceof org.apache.kafka.common.KafkaException
+        || m.startsWith("could not dead-letter") || m.startsWith("could not record delivery")
+        || m.startsWith("interrupted while dead-lettering");
+  }
+
+  /** A record to handle again: a write it needed was not acknowledged. */
+  private static final class Retry extends RuntimeException {
+    Retry(Throwable cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** Moves the event consumer back to its committed offsets (the batch is read again). */
+  private static void rewind(KafkaConsumer<byte[], byte[]> events) {
+    try {
+      var assigned = events.assignment();
+      var committed = events.committed(assigned);
+      for (TopicPartition tp : assigned) {
+        var c = committed.get(tp);
+        if (c != null) {
+          events.seek(tp, c.offset());
+        } else {
+          events.seekToBeginning(List.of(tp));
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warnf("could not rewind the event consumer: %s", e);
     }
   }
 
   /** Reads the state topics from the beginning to their current end. */
   private void restore(KafkaConsumer<byte[], byte[]> state) {
+    // 0. Which bad records of our own state topics are dead-lettered already (so a restart does
+    //    not letter them again).
+    readLettered(state);
     List<TopicPartition> parts = new ArrayList<>();
     for (String t : STATE_TOPICS) {
       List<PartitionInfo> infos = state.partitionsFor(t);
@@ -286,77 +441,112 @@ public final class NotifierEngine implements AutoCloseable {
     List<Pending> buffered = new ArrayList<>();
     // 1. Read everything up to the end offsets seen at start, buffering the notices.
     while (running && end.entrySet().stream().anyMatch(e -> state.position(e.getKey()) < e.getValue())) {
+      heartbeat = System.nanoTime();
       for (ConsumerRecord<byte[], byte[]> r : state.poll(Duration.ofMillis(200))) {
-        applyState(r, buffered);
+        try {
+          guarded(r, () -> applyState(r, buffered));
+        } catch (Retry retry) {
+          LOG.warnf("restore waits for the broker: %s", retry.getMessage());
+          state.seek(new TopicPartition(r.topic(), r.partition()), r.offset());
+          sleep(Duration.ofMillis(500));
+          break;
+        }
       }
     }
     // 2. Only now, with directory and deliveries complete, queue the notices not yet delivered.
-    buffered.forEach(this::enqueue);
+    for (Pending p : buffered) {
+      try {
+        guarded(p.raw(), () -> enqueue(p));
+      } catch (Retry retry) {
+        LOG.errorf("could not queue %s: %s", p.notice().getNoticeId(), retry.getMessage());
+      }
+    }
     restored = true;
-    LOG.infof("notifier %s restored: %d notices known, %d deliveries, %d waiting", groupId,
-        knownNotices.size(), delivered.size(), outbox.size());
+    long inDoubt = deliveries.values().stream()
+        .filter(d -> d.getStatus() == DeliveryStatus.SENDING).count();
+    LOG.infof("notifier %s restored: %d notices known, %d deliveries (%d in doubt, re-sent with"
+        + " their idempotency keys), %d waiting", groupId, knownNotices.size(), deliveries.size(),
+        inDoubt, outbox.size());
+  }
+
+  /** Reads the dead-letter topics of {@link #OWN_STATE}: what is lettered already. */
+  private void readLettered(KafkaConsumer<byte[], byte[]> consumer) {
+    List<TopicPartition> parts = new ArrayList<>();
+    for (String t : OWN_STATE) {
+      List<PartitionInfo> infos = consumer.partitionsFor(t + ".dlq");
+      if (infos != null) {
+        infos.forEach(i -> parts.add(new TopicPartition(t + ".dlq", i.partition())));
+      }
+    }
+    if (parts.isEmpty()) {
+      return;
+    }
+    consumer.assign(parts);
+    consumer.seekToBeginning(parts);
+    Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+    var letters = io.tideline.platform.serde.AvroSerdes.valueDeserializer(serde);
+    while (running && end.entrySet().stream()
+        .anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+        try {
+          if (letters.deserialize(r.topic(), r.value()) instanceof DeadLetter l) {
+            lettered.add(l.getOriginalTopic() + "-" + l.getPartition() + "@" + l.getOffset());
+          }
+        } catch (RuntimeException e) {
+          LOG.debugf("unreadable letter %s-%d@%d", r.topic(), r.partition(), r.offset());
+        }
+      }
+    }
+    consumer.unsubscribe();
   }
 
   private void applyState(ConsumerRecord<byte[], byte[]> r, List<Pending> buffer) {
     String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
-    Object v;
-    try {
-      v = r.value() == null ? null : avro.deserialize(r.topic(), r.value());
-    } catch (RuntimeException e) {
-      LOG.warnf("skipping undecodable %s-%d@%d: %s", r.topic(), r.partition(), r.offset(), e);
-      meters.input(r.topic(), "skipped");
+    RecordIntake.Outcome o = intake.read(r.topic(), r.key(), r.value(), r.timestamp(),
+        TYPES.get(r.topic()));
+    if (o instanceof RecordIntake.Refused refused) {
+      refuseState(r, refused.errorClass(), refused.reason());
       return;
     }
+    Object v = o instanceof RecordIntake.Accepted a ? a.event() : null;
     switch (r.topic()) {
       case TopicCatalogue.PLACEMENT_QUEUE -> {
         if (v == null) {
-          if (key != null) {
-            queue.remove(key);
-          }
+          queue.remove(key);
         } else {
           QueuePosition q = (QueuePosition) v;
           queue.put(q.getJobId(), q);
         }
       }
       case TopicCatalogue.FORECAST_SLOTS -> {
-        if (v instanceof SlotForecast f && (f.getSlotClass() == SlotClass.TROUGH
-            || f.getSlotClass() == SlotClass.DEEP_TROUGH)) {
+        SlotForecast f = (SlotForecast) v;
+        if (f.getSlotClass() == SlotClass.TROUGH || f.getSlotClass() == SlotClass.DEEP_TROUGH) {
           troughs.add(new TroughSlot(f.getSlotStart(), f.getSlotEnd()));
         }
       }
-      case "notify.directory" -> {
-        if (v == null) {
-          if (key != null) {
-            directory.put(key, null);
-          }
-        } else {
-          NotifyPreference p = (NotifyPreference) v;
-          directory.put(p.getUserId(), p);
-        }
-      }
+      case DIRECTORY -> directory.put(key, (NotifyPreference) v);
       case TopicCatalogue.JOBS_SUBMITTED -> {
-        if (v instanceof JobSubmitted j) {
-          owners.put(j.getJobId(), new NoticeComposer.Owner(j.getUser(), j.getTenant()));
-          directory.contacts(j.getUser(), j.getContacts());
-        }
+        JobSubmitted j = (JobSubmitted) v;
+        owners.put(j.getJobId(), new NoticeComposer.Owner(j.getUser(), j.getTenant()));
+        directory.contacts(j.getUser(), j.getContacts());
       }
       case TopicCatalogue.NOTICES -> {
-        if (v instanceof Notice n) {
-          knownNotices.add(n.getNoticeId());
-          readBack.add(n.getNoticeId());
-          advance(n.getCreatedAt());
-          Pending p = new Pending(n, r);
-          if (buffer != null) {
-            buffer.add(p);
-          } else {
-            enqueue(p);
-          }
+        Notice n = (Notice) v;
+        knownNotices.add(n.getNoticeId());
+        readBack.add(n.getNoticeId());
+        advance(n.getCreatedAt());
+        Pending p = new Pending(n, r);
+        if (buffer != null) {
+          buffer.add(p);
+        } else {
+          enqueue(p);
         }
       }
-      case "notices.deliveries" -> {
-        if (v instanceof NoticeDelivery d) {
-          String k = d.getNoticeId() + "|" + d.getChannel();
-          delivered.add(k);
+      case DELIVERIES -> {
+        NoticeDelivery d = (NoticeDelivery) v;
+        String k = d.getNoticeId() + "|" + d.getChannel();
+        deliveries.put(k, d);
+        if (d.getStatus() != DeliveryStatus.SENDING) {
           outbox.remove(k);
         }
       }
@@ -364,17 +554,36 @@ public final class NotifierEngine implements AutoCloseable {
     }
   }
 
-  private void handleEvent(ConsumerRecord<byte[], byte[]> r) {
-    Object v;
-    try {
-      v = avro.deserialize(r.topic(), r.value());
-      if (v == null) {
-        throw new IllegalArgumentException("empty value");
+  /**
+   * A state record the shared check refuses: dead-lettered once if the notifier is its topic's
+   * only reader, else (submissions, forecasts, notices: dead-lettered by others, or ours) skipped
+   * and counted.
+   */
+  private void refuseState(ConsumerRecord<byte[], byte[]> r, String errorClass, String reason) {
+    String where = r.topic() + "-" + r.partition() + "@" + r.offset();
+    if (OWN_STATE.contains(r.topic())) {
+      if (lettered.add(where)) {
+        refuse(r, errorClass, reason);
+      } else {
+        meters.input(r.topic(), "dead_lettered_before");
       }
-    } catch (RuntimeException e) {
-      refuse(r, DeadLetters.DESERIALIZATION, "not a readable " + r.topic() + " record: " + e.getMessage());
       return;
     }
+    LOG.warnf("skipping %s: %s", where, reason);
+    meters.input(r.topic(), "skipped");
+  }
+
+  private void handleEvent(ConsumerRecord<byte[], byte[]> r) {
+    RecordIntake.Outcome o = intake.read(r.topic(), r.key(), r.value(), r.timestamp(),
+        TYPES.get(r.topic()));
+    if (!(o instanceof RecordIntake.Accepted accepted)) {
+      RecordIntake.Refused refused = o instanceof RecordIntake.Refused x ? x
+          : new RecordIntake.Refused(DeadLetters.DESERIALIZATION, "empty record (null value)");
+      refuse(r, refused.errorClass(), "not a readable " + r.topic() + " record: "
+          + refused.reason());
+      return;
+    }
+    Object v = accepted.event();
     if (v instanceof PreemptionDecision d) {
       advance(d.getDecidedAt());
       for (Victim victim : d.getVictims()) {
@@ -455,15 +664,19 @@ public final class NotifierEngine implements AutoCloseable {
     boolean digestible = route.digest() && n.getKind() != NoticeKind.QUOTA_REQUEST_ACK;
     Instant base = digestible ? windows.windowEnd(n.getUserId(), n.getCreatedAt()) : n.getCreatedAt();
     Instant release = route.quiet().releaseAt(base);
-    // 2. One entry per channel, unless that channel already has it.
+    // 2. One entry per channel, unless that channel has it already; a message in doubt (SENDING
+    //    left by a crash) goes out again as it was, with its key.
     for (Channel ch : route.channels()) {
       String key = n.getNoticeId() + "|" + ch;
-      if (delivered.contains(key)) {
+      NoticeDelivery known = deliveries.get(key);
+      if (known != null && known.getStatus() != DeliveryStatus.SENDING) {
         meters.delivery(ch.name(), "already_delivered", 1);
         continue;
       }
-      outbox.add(new Outbox.Entry<>(key, n.getUserId(), ch, release, n.getCreatedAt(), digestible,
-          p));
+      String resendKey = known == null ? null : known.getIdempotencyKey();
+      outbox.add(new Outbox.Entry<>(key, n.getUserId(), ch,
+          known == null ? release : known.getReleasedAt(), n.getCreatedAt(), digestible, p,
+          resendKey));
     }
   }
 
@@ -471,30 +684,45 @@ public final class NotifierEngine implements AutoCloseable {
     Route route = directory.resolve(b.userId());
     Channel ch = b.channel();
     String dest = route.destination(ch);
+    String idempotencyKey = b.resendKey() != null ? b.resendKey() : idempotencyKey(b);
     if (dest == null) {
-      close(b, DeliveryStatus.DEAD_LETTERED, 0, "no " + ch + " address for " + b.userId());
+      close(b, DeliveryStatus.DEAD_LETTERED, 0, "no " + ch + " address for " + b.userId(),
+          idempotencyKey);
       return;
+    }
+    if (ch == Channel.SLACK) {
+      String unusable = new EventValidator(bounds).webhookProblem(dest);
+      if (unusable != null) {
+        close(b, DeliveryStatus.DEAD_LETTERED, 0, "webhook " + unusable, idempotencyKey);
+        return;
+      }
     }
     NoticeRenderer.Rendered message;
     try {
       message = renderer.render(b.entries().stream().map(e -> e.payload().notice()).toList(), route);
     } catch (RuntimeException e) {
-      close(b, DeliveryStatus.DEAD_LETTERED, 0, "rendering failed: " + e.getMessage());
+      close(b, DeliveryStatus.DEAD_LETTERED, 0, "rendering failed: " + e.getMessage(),
+          idempotencyKey);
       return;
     }
+    // 1. Record SENDING (acknowledged) before anything leaves: a crash from here on is resolved
+    //    at the next start by sending this same message again with this same key.
+    record(b, DeliveryStatus.SENDING, 0, "", idempotencyKey);
     RateLimiter limiter = limiters.get(ch);
     int max = Math.max(1, config.retry().maxAttempts());
     for (int attempt = 1; ; attempt++) {
-      // 1. Respect the channel's rate limit for this destination.
+      heartbeat = System.nanoTime();
+      // 2. Respect the channel's rate limit for this destination.
       long wait = limiter.waitNanos(dest, System.nanoTime());
       if (wait > 0) {
         sleep(Duration.ofNanos(wait));
       }
       try {
-        senders.get(ch).send(route, message);
+        senders.get(ch).send(route, message, idempotencyKey);
         limiter.sent(dest, System.nanoTime());
-        // 2. Sent: record it before anything else.
-        close(b, DeliveryStatus.DELIVERED, attempt, "");
+        // 3. Sent: record it before anything else.
+        close(b, DeliveryStatus.DELIVERED, attempt, b.resendKey() == null ? ""
+            : "re-sent after a restart with the same idempotency key", idempotencyKey);
         meters.message(ch.name(), b.digest());
         return;
       } catch (SendFailure f) {
@@ -502,9 +730,9 @@ public final class NotifierEngine implements AutoCloseable {
         meters.sendFailure(ch.name(), f.retryable());
         LOG.warnf("attempt %d/%d to %s on %s failed: %s", attempt, max, b.userId(), ch,
             f.getMessage());
-        // 3. Final failure or attempts used up: dead letter, and go on with the next.
+        // 4. Final failure or attempts used up: dead letter, and go on with the next.
         if (!f.retryable() || attempt >= max) {
-          close(b, DeliveryStatus.DEAD_LETTERED, attempt, f.getMessage());
+          close(b, DeliveryStatus.DEAD_LETTERED, attempt, f.getMessage(), idempotencyKey);
           return;
         }
         sleep(backoff.after(attempt));
@@ -512,16 +740,48 @@ public final class NotifierEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * The idempotency key of a new message: a digest of its entries' keys (noticeId|channel), the
+   * same for every attempt; recorded with SENDING so a re-send after a crash reuses it.
+   */
+  static String idempotencyKey(Outbox.Batch<?> b) {
+    try {
+      java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+      for (Outbox.Entry<?> e : b.entries()) {
+        sha.update(e.key().getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      return java.util.HexFormat.of().formatHex(sha.digest(), 0, 16);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Records the end of a batch's delivery (and dead-letters it if it failed). */
-  private void close(Outbox.Batch<Pending> b, DeliveryStatus status, int attempts, String error) {
-    String digestId = b.digest()
-        ? "digest:" + b.entries().get(0).key() + "+" + (b.entries().size() - 1) : null;
-    List<Future<RecordMetadata>> acks = new ArrayList<>();
-    for (Outbox.Entry<Pending> e : b.entries()) {
-      if (status == DeliveryStatus.DEAD_LETTERED) {
+  private void close(Outbox.Batch<Pending> b, DeliveryStatus status, int attempts, String error,
+      String idempotencyKey) {
+    if (status == DeliveryStatus.DEAD_LETTERED) {
+      for (Outbox.Entry<Pending> e : b.entries()) {
         deadLetters.park(e.payload().raw(), DELIVERY, "channel " + b.channel() + ", "
             + attempts + " attempt(s): " + error);
       }
+    }
+    record(b, status, attempts, error, idempotencyKey);
+    for (Outbox.Entry<Pending> e : b.entries()) {
+      outbox.remove(e.key());
+    }
+    meters.delivery(b.channel().name(),
+        status == DeliveryStatus.DELIVERED ? "delivered" : "dead_lettered", b.entries().size());
+  }
+
+  /** Writes the batch's delivery records with {@code status} and waits for the broker. */
+  private void record(Outbox.Batch<Pending> b, DeliveryStatus status, int attempts, String error,
+      String idempotencyKey) {
+    String digestId = b.digest()
+        ? "digest:" + b.entries().get(0).key() + "+" + (b.entries().size() - 1) : null;
+    List<Future<RecordMetadata>> acks = new ArrayList<>();
+    List<NoticeDelivery> written = new ArrayList<>();
+    for (Outbox.Entry<Pending> e : b.entries()) {
       NoticeDelivery d = NoticeDelivery.newBuilder()
           .setNoticeId(e.payload().notice().getNoticeId())
           .setChannel(b.channel().name())
@@ -530,9 +790,11 @@ public final class NotifierEngine implements AutoCloseable {
           .setAttempts(attempts)
           .setDigestId(digestId)
           .setReleasedAt(e.releaseAt())
-          .setError(error)
+          .setError(error == null ? "" : error)
+          .setIdempotencyKey(idempotencyKey)
           .build();
-      acks.add(producer.send(new ProducerRecord<>("notices.deliveries", e.key(), d)));
+      written.add(d);
+      acks.add(producer.send(new ProducerRecord<>(DELIVERIES, e.key(), d)));
     }
     producer.flush();
     for (Future<RecordMetadata> a : acks) {
@@ -542,12 +804,9 @@ public final class NotifierEngine implements AutoCloseable {
         throw new IllegalStateException("could not record delivery: " + ex, ex);
       }
     }
-    for (Outbox.Entry<Pending> e : b.entries()) {
-      delivered.add(e.key());
-      outbox.remove(e.key());
+    for (int i = 0; i < written.size(); i++) {
+      deliveries.put(b.entries().get(i).key(), written.get(i));
     }
-    meters.delivery(b.channel().name(),
-        status == DeliveryStatus.DELIVERED ? "delivered" : "dead_lettered", b.entries().size());
   }
 
   private void advance(Instant t) {

@@ -8,6 +8,8 @@ import io.tideline.notifier.channel.Sender;
 import io.tideline.notifier.channel.SlackWebhookSender;
 import io.tideline.notifier.delivery.Channel;
 import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.intake.IntakeConfig;
+import io.tideline.platform.validation.InputBounds;
 import io.tideline.platform.serde.AvroSerdes;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -30,12 +32,15 @@ public class NotifierService {
   private final NoticeRenderer renderer;
   private final DeadLetters deadLetters;
   private final NotifierMeters meters;
+  private final InputBounds bounds;
   private final Map<Channel, Sender> senders = new EnumMap<>(Channel.class);
   private volatile NotifierEngine engine;
 
   public NotifierService(NotifierConfig config,
       @Identifier("default-kafka-broker") Map<String, Object> kafka, AvroSerdes serdes,
-      NoticeRenderer renderer, DeadLetters deadLetters, NotifierMeters meters, Mailer mailer) {
+      NoticeRenderer renderer, DeadLetters deadLetters, NotifierMeters meters, Mailer mailer,
+      IntakeConfig intake) {
+    this.bounds = intake.bounds();
     this.config = config;
     this.kafka = kafka;
     this.serdes = serdes;
@@ -58,10 +63,20 @@ public class NotifierService {
     stop();
     NotifierEngine e = new NotifierEngine(config, groupId, kafka,
         serdes.valueSerdeConfig(),
-        new Directory(config), renderer, senders, deadLetters, meters);
+        new Directory(config), renderer, senders, deadLetters, meters, bounds);
     e.start();
     engine = e;
     return e;
+  }
+
+  /** The notifier's configuration. */
+  public NotifierConfig config() {
+    return config;
+  }
+
+  /** The input bounds in force ({@code tideline.intake.*}). */
+  public InputBounds bounds() {
+    return bounds;
   }
 
   /** The running engine, or null. */

@@ -52,6 +52,12 @@ public class QuotaRequestResource {
       blank(errors, "requestId", body.requestId());
       blank(errors, "userId", body.userId());
       blank(errors, "tenant", body.tenant());
+      for (String[] f : new String[][] {{"requestId", body.requestId()},
+          {"userId", body.userId()}, {"tenant", body.tenant()}, {"jobId", body.jobId()}}) {
+        if (f[1] != null && f[1].length() > service.bounds().maxIdLength()) {
+          errors.add(f[0] + ": at most " + service.bounds().maxIdLength() + " characters");
+        }
+      }
       if (body.gpus() == null || !(body.gpus() > 0)) {
         errors.add("gpus: must be > 0");
       }
@@ -72,8 +78,14 @@ public class QuotaRequestResource {
       return Response.status(503).entity(Map.of("errors", List.of("notifier is starting"))).build();
     }
     // 2. Publish the acknowledgement; delivery follows like any notice.
-    String id = engine.acknowledge(new QuotaRequest(body.requestId(), body.userId(),
-        body.tenant(), body.jobId() == null ? "" : body.jobId(), body.gpus(), at));
+    String id;
+    try {
+      id = engine.acknowledge(new QuotaRequest(body.requestId(), body.userId(),
+          body.tenant(), body.jobId() == null ? "" : body.jobId(), body.gpus(), at));
+    } catch (RuntimeException e) {
+      return Response.status(503).entity(Map.of("errors",
+          List.of("could not publish the acknowledgement: " + e.getMessage()))).build();
+    }
     return Response.accepted(Map.of("noticeId", id)).build();
   }
 

@@ -7,7 +7,9 @@ import io.tideline.notifier.app.Route;
 
 /**
  * Sends the notice as a multipart e-mail (text and HTML) over SMTP with the Quarkus mailer. Any
- * SMTP or connection error is retryable.
+ * SMTP or connection error is retryable. The {@code Message-ID} is derived from the idempotency
+ * key, so a message re-sent after a crash carries the same id and mail stores and clients that
+ * dedupe on it show it once (ADR 0014).
  */
 public final class EmailSender implements Sender {
 
@@ -18,12 +20,18 @@ public final class EmailSender implements Sender {
   }
 
   @Override
-  public void send(Route route, Rendered message) throws SendFailure {
+  public void send(Route route, Rendered message, String idempotencyKey) throws SendFailure {
     try {
       mailer.send(Mail.withText(route.email(), message.subject(), message.text())
-          .setHtml(message.html()));
+          .setHtml(message.html()).addHeader("Message-ID", messageId(idempotencyKey))
+          .addHeader("X-Idempotency-Key", idempotencyKey));
     } catch (RuntimeException e) {
       throw new SendFailure("SMTP send to " + route.email() + " failed: " + e, true, e);
     }
+  }
+
+  /** The RFC 5322 Message-ID of the message with {@code idempotencyKey}. */
+  public static String messageId(String idempotencyKey) {
+    return "<" + idempotencyKey + "@notices.tideline>";
   }
 }

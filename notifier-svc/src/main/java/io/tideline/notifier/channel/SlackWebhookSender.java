@@ -13,6 +13,8 @@ import java.time.Duration;
 /**
  * Posts the Block Kit JSON to the user's Slack incoming webhook with the JDK HTTP client. 2xx is
  * delivered; 429 and 5xx and I/O errors or timeouts are retryable; other statuses are final.
+ * Every post carries an {@code Idempotency-Key} header, the same on every attempt and re-send of
+ * the message, for receivers (a relay, a custom webhook) that dedupe (ADR 0014).
  */
 public final class SlackWebhookSender implements Sender {
 
@@ -25,10 +27,17 @@ public final class SlackWebhookSender implements Sender {
   }
 
   @Override
-  public void send(Route route, Rendered message) throws SendFailure {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(route.slackWebhookUrl()))
+  public void send(Route route, Rendered message, String idempotencyKey) throws SendFailure {
+    URI uri;
+    try {
+      uri = URI.create(route.slackWebhookUrl());
+    } catch (IllegalArgumentException e) {
+      throw new SendFailure("webhook URL is not a URL: " + e.getMessage(), false, e);
+    }
+    HttpRequest request = HttpRequest.newBuilder(uri)
         .timeout(timeout)
         .header("Content-Type", "application/json; charset=utf-8")
+        .header("Idempotency-Key", idempotencyKey)
         .POST(HttpRequest.BodyPublishers.ofString(message.slackJson(), StandardCharsets.UTF_8))
         .build();
     HttpResponse<String> response;

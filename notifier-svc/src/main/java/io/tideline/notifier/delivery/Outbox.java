@@ -27,9 +27,19 @@ public final class Outbox<T> {
    * @param eventTime event time of the notice itself (orders a digest)
    * @param digestible whether it may be merged into a digest
    * @param payload the notice
+   * @param batchKey the idempotency key of the message it was being sent in when the notifier
+   *     stopped (a SENDING left by a crash), or null: entries sharing one go out again together,
+   *     as the same message with the same key
    */
   public record Entry<T>(String key, String userId, Channel channel, Instant releaseAt,
-      Instant eventTime, boolean digestible, T payload) {}
+      Instant eventTime, boolean digestible, T payload, String batchKey) {
+
+    /** An entry not yet sent. */
+    public Entry(String key, String userId, Channel channel, Instant releaseAt, Instant eventTime,
+        boolean digestible, T payload) {
+      this(key, userId, channel, releaseAt, eventTime, digestible, payload, null);
+    }
+  }
 
   /**
    * What to send at once: one entry alone, or several as a digest.
@@ -37,8 +47,17 @@ public final class Outbox<T> {
    * @param userId recipient
    * @param channel channel
    * @param entries the notices, in event-time then key order
+   * @param resendKey the idempotency key of a message sent before a crash and not recorded as
+   *     delivered, which this batch sends again; null for a new message
    */
-  public record Batch<T>(String userId, Channel channel, List<Entry<T>> entries) {
+  public record Batch<T>(String userId, Channel channel, List<Entry<T>> entries,
+      String resendKey) {
+
+    /** A new message. */
+    public Batch(String userId, Channel channel, List<Entry<T>> entries) {
+      this(userId, channel, entries, null);
+    }
+
     /** Whether this is a digest of several notices. */
     public boolean digest() {
       return entries.size() > 1;
@@ -66,17 +85,26 @@ public final class Outbox<T> {
    * sent). Order: by user, channel, then event time, so a run is deterministic.
    */
   public List<Batch<T>> due(Instant now) {
-    // 1. Collect the due entries per user and channel.
+    // 1. Collect the due entries per user and channel; a message in doubt after a crash is
+    //    sent again whole, as it was (same entries, same key), whenever it is found.
     Map<String, List<Entry<T>>> groups = new TreeMap<>();
+    Map<String, List<Entry<T>>> resends = new TreeMap<>();
     for (Entry<T> e : pending.values()) {
-      if (!e.releaseAt().isAfter(now)) {
+      if (e.batchKey() != null) {
+        resends.computeIfAbsent(e.batchKey(), k -> new ArrayList<>()).add(e);
+      } else if (!e.releaseAt().isAfter(now)) {
         groups.computeIfAbsent(e.userId() + "\u0000" + e.channel(), k -> new ArrayList<>()).add(e);
       }
     }
-    // 2. Digestible entries of a group go together, the others one by one.
     List<Batch<T>> out = new ArrayList<>();
     Comparator<Entry<T>> order = Comparator.<Entry<T>, Instant>comparing(Entry::eventTime)
         .thenComparing(Entry::key);
+    for (Map.Entry<String, List<Entry<T>>> r : resends.entrySet()) {
+      List<Entry<T>> g = new ArrayList<>(r.getValue());
+      g.sort(order);
+      out.add(new Batch<>(g.get(0).userId(), g.get(0).channel(), List.copyOf(g), r.getKey()));
+    }
+    // 2. Digestible entries of a group go together, the others one by one.
     for (List<Entry<T>> g : groups.values()) {
       g.sort(order);
       List<Entry<T>> digest = new ArrayList<>();

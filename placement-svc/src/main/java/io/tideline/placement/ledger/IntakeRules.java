@@ -10,35 +10,36 @@ import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.intake.EventChecks;
 import io.tideline.platform.ledger.SingleWriterIntake;
+import io.tideline.platform.validation.InputBounds;
 
 /**
- * What the ledger requires of its inputs: the type each input topic must carry. The event
- * checks that keep a record from failing it later, and the cluster each event belongs to, are the
- * platform's {@link EventChecks}, shared by every single writer. The intake
+ * What the ledger requires of its inputs: the type each input topic must carry. The checks that
+ * keep a record from failing it later are the platform's {@code EventValidator} (every consumer of
+ * every topic shares them, ADR 0012), the cluster each event belongs to is {@link EventChecks}'. The intake
  * itself (decode, dead-letter with the reason or forward re-keyed to the cluster) is the
  * platform's {@link SingleWriterIntake}, shared with preemption's view.
  */
 final class IntakeRules implements SingleWriterIntake.Rules<Input> {
 
-  private final LedgerPolicy policy;
+  private final io.tideline.core.scheduling.PlacementPolicy policy;
 
-  private IntakeRules(LedgerPolicy policy) {
+  private IntakeRules(io.tideline.core.scheduling.PlacementPolicy policy) {
     this.policy = policy;
   }
 
   /** The ledger topology's first stage, for one task; refusals are counted in {@code meters}. */
-  static SingleWriterIntake<Input> intake(LedgerPolicy policy, PlacementTopology.Serdes2 avro,
-      PlacementMeters meters) {
+  static SingleWriterIntake<Input> intake(io.tideline.core.scheduling.PlacementPolicy policy, PlacementTopology.Serdes2 avro,
+      PlacementMeters meters, InputBounds bounds) {
     return new SingleWriterIntake<>(new SingleWriterIntake.Setup<>("placement", Input.class,
         Input.SUBMITTED, PlacementTopology.LEDGER_INPUT, avro.serializer(), avro.deserializer(),
-        policy.defaultCluster(), new IntakeRules(policy),
-        (meta, errorClass, reason) -> meters.deadLettered(meta.topic(), errorClass)));
+        policy.cluster(), new IntakeRules(policy),
+        (meta, errorClass, reason) -> meters.deadLettered(meta.topic(), errorClass), bounds));
   }
 
-  /** Why the ledger could not use the event, or {@code null} when it can. */
+  /** The event type each input carries; the platform checks the rest. */
   @Override
-  public String check(Input input, Object event) {
-    Class<?> expected = switch (input) {
+  public Class<?> type(Input input) {
+    return switch (input) {
       case INVENTORY -> NodeInventory.class;
       case SUBMITTED -> JobSubmitted.class;
       case VERDICT -> QuotaVerdict.class;
@@ -48,11 +49,10 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
       case FORECAST -> SlotForecast.class;
       case PREEMPTION_DECISION -> PreemptionDecision.class;
     };
-    return EventChecks.problem(expected, event);
   }
 
   @Override
   public String clusterOf(Object event) {
-    return EventChecks.clusterOf(event, policy.defaultCluster());
+    return EventChecks.clusterOf(event, policy.cluster());
   }
 }

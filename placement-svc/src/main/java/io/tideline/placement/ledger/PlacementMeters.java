@@ -3,8 +3,10 @@ package io.tideline.placement.ledger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tideline.core.fragmentation.ClusterFragmentation;
-import io.tideline.core.fragmentation.NodeFragmentation;
+import io.tideline.core.scheduling.PlacementEffect;
+import io.tideline.core.scheduling.PlacementState;
+import io.tideline.platform.kernel.HostResult;
+import io.tideline.platform.kernel.PlacementHost;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -72,12 +74,34 @@ public final class PlacementMeters {
     gauge("tideline.placement.idle.gpus", "Whole idle GPUs", idleGpus, "cluster", cluster);
   }
 
-  void fragmentation(String cluster, ClusterFragmentation f) {
-    gauge("tideline.placement.cluster.fragmentation", "Cluster fragmentation index (T2)",
-        f.index(), "cluster", cluster);
-    for (NodeFragmentation n : f.nodes()) {
-      gauge("tideline.placement.node.fragmentation", "Node fragmentation index (T2)", n.index(),
-          "cluster", cluster, "node", n.nodeId());
+  /**
+   * Reads one step's outcome into the meters: counters from its effects, gauges from the state
+   * after a tick (the only steps that decide).
+   */
+  void step(String cluster, HostResult<PlacementState> r, PlacementHost host, boolean tick) {
+    for (Object e : r.effects()) {
+      if (e instanceof PlacementEffect.Decided d) {
+        decision(cluster, d.outcome().name());
+      } else if (e instanceof PlacementEffect.Counted c) {
+        if (c.counter().equals("migration")) {
+          migration(cluster, c.tag());
+        } else {
+          preemptionDecision(cluster, c.tag());
+        }
+      } else if (e instanceof PlacementEffect.Fragmentation f) {
+        gauge("tideline.placement.cluster.fragmentation", "Cluster fragmentation index (T2)",
+            f.index(), "cluster", cluster);
+        for (PlacementEffect.NodeFigure n : f.nodes()) {
+          gauge("tideline.placement.node.fragmentation", "Node fragmentation index (T2)",
+              n.index(), "cluster", cluster, "node", n.nodeId());
+        }
+      }
+    }
+    if (tick) {
+      host.kernel().queueLengths(r.state()).forEach((lane, n) -> queueLength(cluster,
+          lane.name(), n));
+      var snap = r.state().cluster().snapshot();
+      ledger(cluster, r.state().cluster().version(), snap == null ? 0 : snap.idleGpus());
     }
   }
 

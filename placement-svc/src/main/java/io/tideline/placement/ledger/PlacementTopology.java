@@ -1,11 +1,13 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.platform.ledger.Envelope;
 import io.tideline.platform.ledger.InputLog;
 import io.tideline.platform.ledger.InputTopic;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +56,7 @@ public final class PlacementTopology {
     List<String> t = new ArrayList<>(List.of(TopicCatalogue.PLACEMENT_DECISIONS,
         TopicCatalogue.PLACEMENT_QUEUE, TopicCatalogue.EVICTIONS,
         TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_FRAGMENTATION,
-        TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
+        TopicCatalogue.PLACEMENT_LEDGER, TopicCatalogue.PLACEMENT_LEDGER_INPUTS));
     inputTopics().forEach(i -> t.add(i + ".dlq"));
     return t;
   }
@@ -70,9 +72,18 @@ public final class PlacementTopology {
       org.apache.kafka.common.serialization.Deserializer<Object> deserializer,
       Map<String, Object> config) {}
 
-  /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
-  public static Topology build(LedgerPolicy policy, Map<String, Object> platformSerdeConfig,
+  /** Builds the topology with the default input bounds. */
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters) {
+    return build(policy, platformSerdeConfig, meters, InputBounds.DEFAULTS);
+  }
+
+  /**
+   * Builds the topology; {@code serdeConfig} is the registry serde config of the platform,
+   * {@code bounds} what the intake holds every input to ({@code tideline.intake.*}).
+   */
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
+      PlacementMeters meters, InputBounds bounds) {
     Map<String, Object> serdeConfig = platformSerdeConfig;
     // one registry-backed serde pair for every task: each schema is fetched once, not per task
     Serdes2 avro = new Serdes2(AvroSerdes.valueSerializer(serdeConfig),
@@ -87,7 +98,7 @@ public final class PlacementTopology {
     // 1. intake: decode, dead-letter or re-key to the cluster
     KStream<byte[], Out> intake = b.stream(inputTopics(),
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-        .process(() -> IntakeRules.intake(policy, avro, meters), Named.as("intake"));
+        .process(() -> IntakeRules.intake(policy, avro, meters, bounds), Named.as("intake"));
     intake.filter((k, v) -> !LEDGER_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));

@@ -21,6 +21,7 @@ import io.tideline.events.ReservationAction;
 import io.tideline.events.SwitchPath;
 import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.ClusterNodes;
@@ -53,11 +54,17 @@ final class LedgerDriver implements AutoCloseable {
   private final Map<String, TestInputTopic<byte[], byte[]>> inputs;
   private final Map<String, TestOutputTopic<byte[], byte[]>> outputs;
 
+  /**
+   * Whether every input is followed by a clock tick 1 ms later, so the kernel decides on it at
+   * once (ADR 0008: decisions only at ticks). Scenarios about the tick rule itself turn it off.
+   */
+  boolean autoTick = true;
+
   LedgerDriver(String registryUrl) {
-    this(registryUrl, LedgerPolicy.defaults(CLUSTER));
+    this(registryUrl, PlacementPolicy.defaults(CLUSTER));
   }
 
-  LedgerDriver(String registryUrl, LedgerPolicy policy) {
+  LedgerDriver(String registryUrl, PlacementPolicy policy) {
     Map<String, Object> serde = AvroSerdes.serdeConfig(registryUrl, true);
     ser = AvroSerdes.valueSerializer(serde);
     des = AvroSerdes.valueDeserializer(serde);
@@ -74,8 +81,18 @@ final class LedgerDriver implements AutoCloseable {
   }
 
   void send(String topic, String key, Object value, Instant at) {
+    boolean clock = TopicCatalogue.CLUSTER_CLOCK.equals(topic);
+    if (autoTick && !clock && (last == null || at.isAfter(last))) {
+      tick(at); // the cluster clock follows the scenario's time (inputs far ahead are refused)
+    }
     raw(topic, key, ser.serialize(topic, value), at);
+    if (autoTick && !clock) {
+      tick(at.plusMillis(1));
+    }
   }
+
+  /** The last tick sent. */
+  private Instant last;
 
   /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
   void nodes(int count, Instant at) {
@@ -131,6 +148,9 @@ final class LedgerDriver implements AutoCloseable {
   }
 
   void tick(Instant at) {
+    if (last == null || at.isAfter(last)) {
+      last = at;
+    }
     send(TopicCatalogue.CLUSTER_CLOCK, CLUSTER, ClockTick.newBuilder().setCluster(CLUSTER)
         .setTime(at).setSequence(at.getEpochSecond()).setIntervalMillis(60_000)
         .setSource(ClockSource.SIMULATED).build(), at);

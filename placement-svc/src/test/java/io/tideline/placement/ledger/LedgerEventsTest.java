@@ -60,6 +60,7 @@ class LedgerEventsTest {
 
     @Test
     void shouldPublishTheFirstFigureWithNodesAndShapesOnTheFirstTick() {
+      d.autoTick = false; // the ticks of this scenario are its own
       d.nodes(2, t(0));
       d.admit(gang("eight", 8, 1, t(1)), t(1));
       d.admit(gang("three", 3, 1, t(2)), t(2));
@@ -87,6 +88,7 @@ class LedgerEventsTest {
 
     @Test
     void shouldStayQuietUntilTheFigureMovesMateriallyOrTheIntervalPasses() {
+      d.autoTick = false; // the ticks of this scenario are its own
       d.nodes(2, t(0));
       d.admit(gang("eight", 8, 1, t(1)), t(1));
       d.admit(gang("three", 3, 1, t(2)), t(2));
@@ -189,7 +191,7 @@ class LedgerEventsTest {
 
       assertThat(of(d.decisions(), "steady")).singleElement().satisfies(p -> {
         assertThat(p.getOutcome()).isEqualTo(PlacementOutcome.PLACED);
-        assertThat(p.getDecidedAt()).isEqualTo(t(3000));
+        assertThat(p.getDecidedAt()).isEqualTo(t(3000).plusMillis(1));
       });
       d.admit(steady("more", 1, t(3001)), t(3001)); // the other 4 are still the service's
       assertThat(of(d.decisions(), "more")).extracting(PlacementDecision::getOutcome)

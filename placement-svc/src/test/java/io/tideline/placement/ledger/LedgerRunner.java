@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementPolicy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tideline.platform.serde.AvroSerdes;
 import java.util.Properties;
@@ -18,20 +19,20 @@ public final class LedgerRunner {
   private LedgerRunner() {}
 
   public static void main(String[] args) throws Exception {
-    KafkaStreams streams = start(args[0], args[1], args[2], args[3], LedgerPolicy.defaults("c1"));
+    KafkaStreams streams = start(args[0], args[1], args[2], args[3], PlacementPolicy.defaults("c1"));
     new CountDownLatch(1).await();
     streams.close();
   }
 
   /** Starts the topology with exactly_once_v2 and returns once it runs. */
   static KafkaStreams start(String bootstrap, String registryUrl, String appId, String stateDir,
-      LedgerPolicy policy) throws InterruptedException {
+      PlacementPolicy policy) throws InterruptedException {
     return start(bootstrap, registryUrl, appId, stateDir, policy,
         new PlacementMeters(new SimpleMeterRegistry()));
   }
 
   static KafkaStreams start(String bootstrap, String registryUrl, String appId, String stateDir,
-      LedgerPolicy policy, PlacementMeters meters) throws InterruptedException {
+      PlacementPolicy policy, PlacementMeters meters) throws InterruptedException {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.events.NodeChange;
@@ -106,7 +107,7 @@ class PlacementBenchmark {
         KafkaStreams streams = LedgerRunner.start(infra.broker().bootstrapServers(),
             infra.registry().url(), KafkaBroker.unique("placement-bench"),
             Files.createTempDirectory("placement-bench").toString(),
-            LedgerPolicy.defaults("c1"), meters);
+            PlacementPolicy.defaults("c1"), meters);
         int placed = 0;
         long first = 0;
         long last = 0;

@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.core.scheduling.PlacementPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.events.DeadLetter;
@@ -84,9 +85,9 @@ class PlacementFlowTest {
     assertThat(p.getAssignments().stream().map(GpuAssignment::getNodeId).distinct()).hasSize(1);
     assertThat(p.getDomainLevel()).isEqualTo(DomainLevel.NODE);
     assertThat(p.getCrossDomain()).isFalse();
-    assertThat(p.getDecidedAt()).isEqualTo(t(10));
+    assertThat(p.getDecidedAt()).isEqualTo(t(10).plusMillis(1)); // the tick after the inputs
     assertThat(p.getCluster()).isEqualTo(LedgerDriver.CLUSTER);
-    assertThat(p.getPolicyVersion()).isEqualTo("placement-1");
+    assertThat(p.getPolicyVersion()).isEqualTo("placement-2");
     assertThat(p.getTrace()).isNotEmpty();
     assertThat(p.getLedgerVersion()).isGreaterThan(0);
   }
@@ -135,7 +136,7 @@ class PlacementFlowTest {
     assertThat(gpus(only(ds, "first", PlacementOutcome.RELEASED))).isEqualTo(gpus(first));
     PlacementDecision second = only(ds, "second", PlacementOutcome.PLACED);
     assertThat(gpus(second)).isEqualTo(gpus(first));
-    assertThat(second.getDecidedAt()).isEqualTo(t(100));
+    assertThat(second.getDecidedAt()).isEqualTo(t(100).plusMillis(1));
     assertThat(d.queue()).anySatisfy(e -> {
       assertThat(e.getKey()).isEqualTo("second");
       assertThat(e.getValue()).as("tombstone once placed").isNull();
@@ -270,13 +271,12 @@ class PlacementFlowTest {
   }
 
   /** Defaults, but a budget a 16-GPU test cluster can spend (3% of 16 GPUs is under one GPU). */
-  static LedgerPolicy generousBudget(io.tideline.core.slots.SlotClass slot) {
-    return new LedgerPolicy("c1", "placement-1",
-        io.tideline.core.placement.PlacementConfig.DEFAULTS, 8,
-        new io.tideline.core.fragmentation.DefragConfig(0.5, Duration.ofHours(1),
+  static PlacementPolicy generousBudget(io.tideline.core.slots.SlotClass slot) {
+    return PlacementPolicy.defaults("c1")
+        .withDefrag(new io.tideline.core.fragmentation.DefragConfig(0.5, Duration.ofHours(1),
             java.util.EnumSet.of(io.tideline.core.slots.SlotClass.TROUGH,
-                io.tideline.core.slots.SlotClass.DEEP_TROUGH), 64),
-        Duration.ofMinutes(15), slot, 120);
+                io.tideline.core.slots.SlotClass.DEEP_TROUGH), 64))
+        .withDefaultSlotClass(slot);
   }
 
   /** n01 and n02 each half used by a 4-GPU job; n03 runs an 8-GPU job (whole-node demand). */
@@ -348,7 +348,7 @@ class PlacementFlowTest {
   @Test
   void shouldKeepTheMigrationRateLimitOfThreePercent() {
     d.close();
-    d = new LedgerDriver(registry.url(), LedgerPolicy.defaults("c1"));
+    d = new LedgerDriver(registry.url(), PlacementPolicy.defaults("c1"));
     fragmentTwoNodes();
 
     d.admit(training("whole-node", 8, t(10)), t(10));

@@ -4,6 +4,7 @@ import io.smallrye.common.annotation.Identifier;
 import io.tideline.events.DeadLetter;
 import io.tideline.platform.TidelineConfig;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.validation.Clip;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.ByteBuffer;
@@ -34,6 +35,14 @@ public class DeadLetters {
   /** Kinds of refusal, as written in {@link DeadLetter#getErrorClass()}. */
   public static final String DESERIALIZATION = "DESERIALIZATION";
   public static final String VALIDATION = "VALIDATION";
+
+  /** Longest reason a letter carries, in characters. */
+  static final int MAX_REASON = 4_000;
+  /**
+   * Largest original key plus value copied into a letter, in bytes: below the broker's default
+   * {@code max.message.bytes} (1 MiB) with room for the envelope.
+   */
+  static final int MAX_ORIGINAL_BYTES = 900_000;
 
   private final TidelineConfig config;
   private final KafkaProducer<byte[], DeadLetter> producer;
@@ -75,6 +84,17 @@ public class DeadLetters {
    */
   public static DeadLetter envelope(String topic, int partition, long offset, byte[] key,
       byte[] value, String errorClass, String error, String service, long timestamp) {
+    String reason = Clip.reason(error, MAX_REASON);
+    // A letter must fit where its record fitted: past the broker's default message size, the
+    // original bytes stay where they are (topic, partition and offset say where) and the reason
+    // says so, rather than a letter too large to write stopping the service.
+    int size = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+    if (size > MAX_ORIGINAL_BYTES) {
+      reason = reason + " [original key and value (" + size + " bytes) not copied: read them at "
+          + topic + "-" + partition + "@" + offset + "]";
+      key = null;
+      value = null;
+    }
     return DeadLetter.newBuilder()
         .setOriginalTopic(topic)
         .setPartition(partition)
@@ -82,7 +102,7 @@ public class DeadLetters {
         .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
         .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
         .setErrorClass(errorClass)
-        .setError(error)
+        .setError(reason)
         .setService(service)
         .setFailedAt(Instant.ofEpochMilli(Math.max(0, timestamp)))
         .build();

@@ -13,7 +13,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready only while the schema registry answers: without it no event can be written or read, so a
- * service that cannot reach it must not take traffic. (Kafka's own readiness check comes from
+ * service that cannot reach it must not take traffic. Each check also checks the registry's
+ * identity ({@link RegistryIdentityWatch}): after a change no cached schema id is trusted. (Kafka's own readiness check comes from
  * {@code quarkus.kafka.health.enabled}.)
  */
 @Readiness
@@ -21,11 +22,13 @@ import org.eclipse.microprofile.health.Readiness;
 public class SchemaRegistryReadiness implements HealthCheck {
 
   private final TidelineConfig config;
+  private final RegistryIdentityWatch identity;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  public SchemaRegistryReadiness(TidelineConfig config) {
+  public SchemaRegistryReadiness(TidelineConfig config, RegistryIdentityWatch identity) {
     this.config = config;
+    this.identity = identity;
   }
 
   @Override
@@ -36,6 +39,12 @@ public class SchemaRegistryReadiness implements HealthCheck {
       HttpResponse<String> r = http.send(
           HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3)).build(),
           HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 200) {
+        String id = identity.check();
+        if (id != null) {
+          response.withData("identity", id).withData("identityChanges", identity.changes());
+        }
+      }
       return response.status(r.statusCode() == 200).withData("status", r.statusCode()).build();
     } catch (Exception e) {
       return response.down().withData("error", String.valueOf(e)).build();

@@ -1,28 +1,29 @@
 package io.tideline.platform.intake;
 
-import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PreemptionDecision;
 import io.tideline.events.PreemptionRequest;
-import io.tideline.events.QuotaReclaim;
-import io.tideline.events.QuotaVerdict;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
 
 /**
- * What makes a decoded event usable, whoever reads it: the checks a schema cannot express (a node
- * with GPUs, a share in (0, 1], a window that ends after it starts …) and the cluster an event
- * belongs to. One place, so placement's ledger and preemption's view refuse the same records with
- * the same reason (ADR 0003: bad input is dead-lettered with it).
+ * What makes a decoded event usable, whoever reads it, and the cluster an event belongs to. The
+ * checks themselves are the platform's {@link EventValidator} (ADR 0012), so every consumer
+ * refuses the same records with the same reason (ADR 0003: bad input is dead-lettered with it).
  */
 public final class EventChecks {
 
   private EventChecks() {}
 
+  private static final EventValidator DEFAULT = new EventValidator(InputBounds.DEFAULTS);
+
   /**
    * Why {@code event} cannot be used as a {@code expected}, or {@code null} when it can: the type
-   * first, then the event's own checks ({@link #problem}).
+   * first, then the platform's {@link EventValidator} with the default bounds (the intakes use
+   * it with the configured ones).
    */
   public static String problem(Class<?> expected, Object event) {
     if (!expected.isInstance(event)) {
@@ -32,52 +33,9 @@ public final class EventChecks {
     return problem(event);
   }
 
-  /** Why {@code event} is impossible, or {@code null}; events without extra checks pass. */
+  /** Why {@code event} is impossible, or {@code null} (default bounds, no record timestamp). */
   public static String problem(Object event) {
-    if (event instanceof NodeInventory n) {
-      if (n.getGpuCount() <= 0) {
-        return "node " + n.getNodeId() + ": gpuCount must be positive, got " + n.getGpuCount();
-      }
-      if (n.getNodeId().isBlank()) {
-        return "node id is blank";
-      }
-    } else if (event instanceof QuotaVerdict v) {
-      if (!(v.getFairShareUsage() >= 0) || Double.isInfinite(v.getFairShareUsage())) {
-        return "verdict of " + v.getJobId() + ": fairShareUsage must be finite and not negative, got "
-            + v.getFairShareUsage();
-      }
-    } else if (event instanceof CapacityReservation c) {
-      if (!(c.getGpus() >= 0) || c.getGpus() > 1_000_000) {
-        return "reservation " + c.getReservationId() + ": gpus must be in [0, 1e6], got "
-            + c.getGpus();
-      }
-      if (c.getValidUntil().isBefore(c.getValidFrom())) {
-        return "reservation " + c.getReservationId() + ": validUntil is before validFrom";
-      }
-    } else if (event instanceof PreemptionRequest r) {
-      if (r.getRequestId().isBlank() || r.getPreemptorJobId().isBlank()) {
-        return "preemption request without a request id or preemptor job id";
-      }
-      if (r.getLedgerVersion() < 0) {
-        return "request " + r.getRequestId() + ": ledgerVersion must not be negative, got "
-            + r.getLedgerVersion();
-      }
-      if (r.getShape() == null || r.getShape().getGpuCount() <= 0) {
-        return "request " + r.getRequestId() + ": the shape needs at least one GPU";
-      }
-    } else if (event instanceof PlacementDecision d) {
-      for (var a : d.getAssignments()) {
-        if (!(a.getShare() > 0) || a.getShare() > 1 || a.getGpuIndex() < 0) {
-          return "decision " + d.getDecisionId() + ": assignment " + a.getNodeId() + "/"
-              + a.getGpuIndex() + " with share " + a.getShare() + " outside (0, 1]";
-        }
-      }
-    } else if (event instanceof QuotaReclaim q) {
-      if (q.getCurrentGpus() < 0 || q.getRecommendedGpus() < 0) {
-        return "reclaim of " + q.getJobId() + ": GPU counts must not be negative";
-      }
-    }
-    return null;
+    return DEFAULT.problem("", null, event, -1);
   }
 
   /**
@@ -98,6 +56,8 @@ public final class EventChecks {
       c = d.getCluster();
     } else if (event instanceof PreemptionRequest r) {
       c = r.getCluster();
+    } else if (event instanceof io.tideline.events.LedgerChange l) {
+      c = l.getCluster();
     }
     return c == null || c.isBlank() ? defaultCluster : c;
   }

@@ -2,18 +2,18 @@ package io.tideline.platform.intake;
 
 import io.tideline.core.admission.SubmissionCheck;
 import io.tideline.core.admission.SubmissionLimits;
-import io.tideline.core.admission.Violation;
 import io.tideline.core.model.JobRequest;
 import io.tideline.events.JobSubmitted;
-import io.tideline.platform.deadletter.DeadLetters;
-import java.util.List;
-import java.util.stream.Collectors;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
+import io.tideline.platform.validation.RecordIntake;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Turns the raw bytes of a {@code jobs.submitted} record into a checked job, or says precisely why
  * it cannot: not Avro in our wire format (deserialization), or Avro with impossible values
- * (validation, via the core's {@link SubmissionCheck}). Every consumer of submissions uses this one
+ * (validation: the platform's {@link EventValidator}, which applies the core's
+ * {@link SubmissionCheck} and every field bound). Every consumer of submissions uses this one
  * path, so they accept and refuse exactly the same records.
  */
 public final class JobIntake {
@@ -27,54 +27,34 @@ public final class JobIntake {
   /** A refused record: which kind of failure and the reason in words. */
   public record Refused(String errorClass, String reason) implements Outcome {}
 
-  private final Deserializer<JobSubmitted> deserializer;
-  private final SubmissionCheck check;
+  private final RecordIntake intake;
 
+  /** An intake with the default bounds and {@code limits} on submissions. */
   public JobIntake(Deserializer<JobSubmitted> deserializer, SubmissionLimits limits) {
-    this.deserializer = deserializer;
-    this.check = new SubmissionCheck(limits);
+    this(deserializer, InputBounds.DEFAULTS.withSubmissions(limits));
   }
 
+  /** An intake with {@code bounds}. */
+  public JobIntake(Deserializer<?> deserializer, InputBounds bounds) {
+    this.intake = new RecordIntake(deserializer, new EventValidator(bounds));
+  }
+
+  /** Decodes a record whose Kafka timestamp is unknown (event time checked against earliest only). */
   public Outcome decode(String topic, byte[] value) {
-    if (value == null) {
-      return new Refused(DeadLetters.DESERIALIZATION, "empty record (null value)");
-    }
-    Object decoded;
-    try {
-      decoded = deserializer.deserialize(topic, value);
-    } catch (RuntimeException e) {
-      return new Refused(DeadLetters.DESERIALIZATION,
-          "not a JobSubmitted in the registry's Avro wire format: " + rootMessage(e));
-    }
-    if (!(decoded instanceof JobSubmitted event)) {
-      return new Refused(DeadLetters.DESERIALIZATION, "expected a JobSubmitted record, got "
-          + (decoded == null ? "null" : decoded.getClass().getName()));
-    }
-    return check(event);
+    return decode(topic, null, value, -1);
   }
 
-  /**
-   * The semantic half of {@link #decode}, for a submission built in memory rather than read from
-   * the topic (the Kubernetes executor turns pods into one): the same core rules, so a job the
-   * executor publishes is one every consumer accepts.
-   */
-  public Outcome check(JobSubmitted event) {
-    JobRequest request = JobRequests.fromEvent(event);
-    List<Violation> violations = check.violations(request);
-    if (!violations.isEmpty()) {
-      return new Refused(DeadLetters.VALIDATION, "job " + event.getJobId() + " is invalid: "
-          + violations.stream().map(Violation::toString).collect(Collectors.joining("; ")));
+  /** Decodes one record read from {@code topic} with its key and Kafka timestamp. */
+  public Outcome decode(String topic, byte[] key, byte[] value, long timestamp) {
+    RecordIntake.Outcome o = intake.read(topic, key, value, timestamp, JobSubmitted.class);
+    if (o instanceof RecordIntake.Refused r) {
+      return new Refused(r.errorClass(), r.reason());
     }
-    return new Accepted(event, request);
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+    if (o instanceof RecordIntake.Accepted a) {
+      JobSubmitted event = (JobSubmitted) a.event();
+      return new Accepted(event, JobRequests.fromEvent(event));
     }
-    return root == t ? String.valueOf(t.getMessage())
-        : t.getMessage() + " (caused by " + root.getClass().getSimpleName() + ": "
-            + root.getMessage() + ")";
+    return new Refused(io.tideline.platform.deadletter.DeadLetters.DESERIALIZATION,
+        "empty record (null value)");
   }
 }

@@ -1,9 +1,9 @@
 package io.tideline.platform.ledger;
 
-import io.tideline.core.admission.SubmissionLimits;
-import io.tideline.events.JobSubmitted;
 import io.tideline.platform.deadletter.DeadLetters;
-import io.tideline.platform.intake.JobIntake;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
+import io.tideline.platform.validation.RecordIntake;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -14,9 +14,10 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * First stage of a single-writer topology: reads every input as raw bytes, so nothing can stop the
- * stream. Each record is decoded (submissions through the platform's {@link JobIntake}, the one
- * path every consumer of {@code jobs.submitted} shares) and checked with the service's
- * {@link Rules}; a refused record becomes a dead letter on {@code <topic>.dlq} with the reason — in
+ * stream. Each record is decoded and checked through the platform's {@link RecordIntake} (the one
+ * path every consumer of every topic shares: the type its input carries, then the
+ * {@link EventValidator} with the configured {@link InputBounds}), then by the service's own
+ * {@link Rules#check}; a refused record becomes a dead letter on {@code <topic>.dlq} with the reason — in
  * the same exactly-once transaction as everything else — and an accepted one is wrapped in an
  * {@link Envelope}, addressed to the marker topic {@code accepted} and re-keyed to its cluster, so
  * one writer task sees all of a cluster's inputs in one order.
@@ -29,8 +30,16 @@ public final class SingleWriterIntake<I extends Enum<I> & InputTopic>
   /** What the service requires of its inputs. */
   public interface Rules<I> {
 
-    /** Why the service could not use {@code event} read from {@code input}, or {@code null}. */
-    String check(I input, Object event);
+    /** The event type {@code input} carries. */
+    Class<?> type(I input);
+
+    /**
+     * Why the service could not use {@code event} read from {@code input}, or {@code null}; runs
+     * after the platform's checks (default: nothing more).
+     */
+    default String check(I input, Object event) {
+      return null;
+    }
 
     /** The cluster an accepted event (not a submission) belongs to. */
     String clusterOf(Object event);
@@ -51,11 +60,20 @@ public final class SingleWriterIntake<I extends Enum<I> & InputTopic>
   public record Setup<I extends Enum<I> & InputTopic>(String service, Class<I> inputs,
       I submissions, String accepted, Serializer<Object> serializer,
       Deserializer<Object> deserializer, String defaultCluster, Rules<I> rules,
-      Refusals refusals) {}
+      Refusals refusals, InputBounds bounds) {
+
+    /** A setup with the default input bounds. */
+    public Setup(String service, Class<I> inputs, I submissions, String accepted,
+        Serializer<Object> serializer, Deserializer<Object> deserializer, String defaultCluster,
+        Rules<I> rules, Refusals refusals) {
+      this(service, inputs, submissions, accepted, serializer, deserializer, defaultCluster,
+          rules, refusals, InputBounds.DEFAULTS);
+    }
+  }
 
   private final Setup<I> setup;
   private ProcessorContext<byte[], Out> context;
-  private JobIntake intake;
+  private RecordIntake intake;
   private TopologyDeadLetters letters;
 
   /** An intake for one task. */
@@ -66,14 +84,8 @@ public final class SingleWriterIntake<I extends Enum<I> & InputTopic>
   @Override
   public void init(ProcessorContext<byte[], Out> context) {
     this.context = context;
-    this.intake = new JobIntake(typed(setup.deserializer()), SubmissionLimits.DEFAULTS);
+    this.intake = new RecordIntake(setup.deserializer(), new EventValidator(setup.bounds()));
     this.letters = new TopologyDeadLetters(setup.serializer(), context.applicationId());
-  }
-
-  /** A view of {@code d} typed as JobSubmitted; JobIntake checks the actual type it gets. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Deserializer<JobSubmitted> typed(Deserializer<Object> d) {
-    return (Deserializer) d;
   }
 
   @Override
@@ -85,33 +97,25 @@ public final class SingleWriterIntake<I extends Enum<I> & InputTopic>
           "not an input of " + setup.service() + ": " + meta.topic());
       return;
     }
-    // 1. decode and check; 2. refuse with the reason or 3. forward re-keyed to the cluster
-    String cluster;
-    if (input == setup.submissions()) {
-      JobIntake.Outcome o = intake.decode(meta.topic(), record.value());
-      if (o instanceof JobIntake.Refused r) {
-        refuse(record, meta, r.errorClass(), r.reason());
-        return;
-      }
-      cluster = setup.defaultCluster();
-    } else {
-      Object event;
-      try {
-        event = record.value() == null ? null
-            : setup.deserializer().deserialize(meta.topic(), record.value());
-      } catch (RuntimeException e) {
-        refuse(record, meta, DeadLetters.DESERIALIZATION,
-            "not Avro in the registry's wire format: " + e.getMessage());
-        return;
-      }
-      String problem = setup.rules().check(input, event);
-      if (problem != null) {
-        refuse(record, meta, event == null ? DeadLetters.DESERIALIZATION : DeadLetters.VALIDATION,
-            problem);
-        return;
-      }
-      cluster = setup.rules().clusterOf(event);
+    // 1. decode and check (platform, then the service); 2. refuse with the reason or 3. forward
+    //    re-keyed to the cluster (submissions carry none: the default cluster)
+    RecordIntake.Outcome o = intake.read(meta.topic(), record.key(), record.value(),
+        record.timestamp(), setup.rules().type(input));
+    if (o instanceof RecordIntake.Refused r) {
+      refuse(record, meta, r.errorClass(), r.reason());
+      return;
     }
+    if (!(o instanceof RecordIntake.Accepted a)) {
+      refuse(record, meta, DeadLetters.DESERIALIZATION, "empty record (null value)");
+      return;
+    }
+    String problem = setup.rules().check(input, a.event());
+    if (problem != null) {
+      refuse(record, meta, DeadLetters.VALIDATION, problem);
+      return;
+    }
+    String cluster = input == setup.submissions() ? setup.defaultCluster()
+        : setup.rules().clusterOf(a.event());
     byte[] envelope = new Envelope<>(input, meta.partition(), meta.offset(), record.value())
         .encode();
     context.forward(new Record<>(cluster.getBytes(StandardCharsets.UTF_8),

@@ -3,6 +3,7 @@ package io.tideline.platform.serde;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.apicurio.registry.serde.avro.AvroSerdeConfig;
+import io.apicurio.registry.resolver.config.SchemaResolverConfig;
 import io.apicurio.registry.serde.config.SerdeConfig;
 import io.tideline.platform.TidelineConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,6 +19,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * against the registry's Confluent-compatible API reads our topics.
  *
  * <p>Subjects follow the topic-name strategy: the value schema of topic {@code t} is {@code t-value}.
+ * Schemas are registered and resolved dereferenced: self-contained, nested named types inlined,
+ * so a client without reference support (Confluent's, any language) reads and writes every subject
+ * as it is (ADR 0013). Every serde made here is known to {@link SchemaCaches}, which empties their
+ * schema caches when the registry's identity changes.
  */
 @ApplicationScoped
 public class AvroSerdes {
@@ -40,6 +45,9 @@ public class AvroSerdes {
     c.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, autoRegister);
     c.put(SerdeConfig.FIND_LATEST_ARTIFACT, !autoRegister);
     c.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
+    // Self-contained schemas (nested named types inlined, no references): what `tideline schemas
+    // register` publishes and what Confluent's clients can use as they are (ADR 0013).
+    c.put(SchemaResolverConfig.DEREFERENCE_SCHEMA, true);
     // The class itself, not its name: a name would be loaded by the serde's class loader.
     c.put(AvroSerdeConfig.AVRO_DATUM_PROVIDER, SpecificAvroDatumProvider.class);
     return c;
@@ -58,12 +66,14 @@ public class AvroSerdes {
   public static <T> Serializer<T> valueSerializer(Map<String, Object> serdeConfig) {
     AvroKafkaSerializer<T> s = new AvroKafkaSerializer<>();
     s.configure(serdeConfig, false);
+    SchemaCaches.track(s.getSchemaResolver());
     return s;
   }
 
   public static <T> Deserializer<T> valueDeserializer(Map<String, Object> serdeConfig) {
     AvroKafkaDeserializer<T> d = new AvroKafkaDeserializer<>();
     d.configure(serdeConfig, false);
+    SchemaCaches.track(d.getSchemaResolver());
     return d;
   }
 }

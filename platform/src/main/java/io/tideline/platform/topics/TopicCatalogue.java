@@ -36,6 +36,10 @@ public final class TopicCatalogue {
   public static final String PLACEMENT_FRAGMENTATION = "placement.fragmentation";
   /** Placement's ledger input log: every accepted input, in the order the ledger decided (audit). */
   public static final String PLACEMENT_LEDGER_INPUTS = "placement.ledger.inputs";
+  /** Quota's reclaim requests (Q3 guarantee, Q7 idle and shrink): preemption decides. */
+  public static final String QUOTA_RECLAIMS = "quota.reclaims";
+  /** The allocation ledger's applied changes (ADR 0008): what followers fold. */
+  public static final String PLACEMENT_LEDGER = "placement.ledger";
   /** Quota's single-writer input log: every accepted input, in the order it decided (audit). */
   public static final String QUOTA_INPUTS = "quota.inputs";
   /** Preemption's single-writer input log: every accepted input, in the order it decided (audit). */

@@ -6,6 +6,7 @@ import io.tideline.platform.ledger.InputTopic;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +68,17 @@ public final class PreemptionTopology {
     return t;
   }
 
-  /** Builds the topology; {@code serdeConfig} is the registry serde config of the platform. */
-  public static Topology build(PreemptionPolicy policy, Map<String, Object> serdeConfig) {
+  /** Builds the topology with the default input bounds. */
+  public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy, Map<String, Object> serdeConfig) {
+    return build(policy, serdeConfig, InputBounds.DEFAULTS);
+  }
+
+  /**
+   * Builds the topology; {@code serdeConfig} is the registry serde config of the platform,
+   * {@code bounds} what the intake holds every input to ({@code tideline.intake.*}).
+   */
+  public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy, Map<String, Object> serdeConfig,
+      InputBounds bounds) {
     Avro avro = new Avro(AvroSerdes.valueSerializer(serdeConfig),
         AvroSerdes.valueDeserializer(serdeConfig));
     StreamsBuilder b = new StreamsBuilder();
@@ -83,7 +93,7 @@ public final class PreemptionTopology {
     // 1. intake: decode, dead-letter or re-key to the cluster
     KStream<byte[], Out> intake = b.stream(inputTopics(),
             Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-        .process(() -> IntakeRules.intake(policy, avro), Named.as("intake"));
+        .process(() -> IntakeRules.intake(policy, avro, bounds), Named.as("intake"));
     intake.filter((k, v) -> !VIEW_INPUT.equals(v.topic()), Named.as("dead-letters"))
         .to((k, v, ctx) -> v.topic(), Produced.with(Serdes.ByteArray(), out)
             .withName("intake-dlq"));

@@ -1,5 +1,6 @@
 package io.tideline.preemption.view;
 
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.events.DeadLetter;
@@ -100,7 +101,7 @@ class PreemptionFlowTest {
     assertThat(victims(pd)).containsExactly("train-a");
     assertThat(pd.getLedgerVersion()).isEqualTo(version);
     assertThat(pd.getPolicyVersion()).isEqualTo("preemption-v1");
-    assertThat(pd.getDecidedAt()).isEqualTo(T14);
+    assertThat(pd.getDecidedAt()).isEqualTo(T14.plusMillis(1)); // the tick after the request
     assertThat(pd.getGainGpuHours()).isGreaterThan(pd.getTotalCostGpuHours() * 1.5);
     assertThat(pd.getTotalCostGpuHours()).isPositive();
     assertThat(line(pd, "train-b", "P3 protection").getDetail())
@@ -200,14 +201,15 @@ class PreemptionFlowTest {
         T14);
     String requestId = d.request(online("inf-1"), T14);
 
-    var log = d.inputLog();
+    var log = d.inputLog().stream().filter(e -> !e.getValue().getSourceTopic()
+        .equals(TopicCatalogue.CLUSTER_CLOCK)).toList(); // ticks are logged too, between inputs
 
-    // 2 nodes, submission, verdict, placement, STARTED, CHECKPOINTED, online submission and
+    // 2 nodes, submission, verdict, ledger change, STARTED, CHECKPOINTED, online submission and
     // verdict, the request: every accepted input once, the refused one not at all
     assertThat(log).extracting(e -> e.getValue().getSourceTopic()).containsExactly(
         TopicCatalogue.CLUSTER_INVENTORY, TopicCatalogue.CLUSTER_INVENTORY,
         TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.QUOTA_VERDICTS,
-        TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.JOBS_LIFECYCLE,
+        TopicCatalogue.PLACEMENT_LEDGER, TopicCatalogue.JOBS_LIFECYCLE,
         TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.JOBS_SUBMITTED,
         TopicCatalogue.QUOTA_VERDICTS, TopicCatalogue.PREEMPTION_REQUESTS);
     // keyed by the cluster (submissions and verdicts carry none: the default cluster)
@@ -228,14 +230,13 @@ class PreemptionFlowTest {
 
     d.raw(TopicCatalogue.PREEMPTION_REQUESTS, "c1", "not avro".getBytes(StandardCharsets.UTF_8),
         T14);
-    d.placement("train-c", PlacementOutcome.PLACED, List.of(new GpuAssignment("n02", 0, 2.0)),
-        T14);
+    d.invalidPlacement("train-c", List.of(new GpuAssignment("n02", 0, 2.0)), T14);
     d.request(online("inf-1"), T14);
 
     List<DeadLetter> garbage = d.deadLetters(TopicCatalogue.PREEMPTION_REQUESTS);
     assertThat(garbage).hasSize(1);
     assertThat(garbage.get(0).getErrorClass()).isEqualTo("DESERIALIZATION");
-    List<DeadLetter> invalid = d.deadLetters(TopicCatalogue.PLACEMENT_DECISIONS);
+    List<DeadLetter> invalid = d.deadLetters(TopicCatalogue.PLACEMENT_LEDGER);
     assertThat(invalid).hasSize(1);
     assertThat(invalid.get(0).getErrorClass()).isEqualTo("VALIDATION");
     assertThat(invalid.get(0).getError()).contains("share 2.0 outside (0, 1]");
@@ -260,7 +261,7 @@ class PreemptionFlowTest {
     assertThat(pd.getDecisionId()).isEqualTo(request + "/decision");
     assertThat(pd.getPreemptorJobId()).isEqualTo("reservation/search/14:15");
     assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
-    assertThat(pd.getDecidedAt()).isEqualTo(at("14:15:00"));
+    assertThat(pd.getDecidedAt()).isEqualTo(at("14:15:00").plusMillis(1));
     assertThat(victims(pd)).containsExactly("train-a");
     assertThat(pd.getTrace()).noneMatch(e -> e.getSubject().equals("train-b")
         || e.getSubject().equals("train-c")); // not on the reserved GPUs: never candidates
@@ -280,7 +281,7 @@ class PreemptionFlowTest {
   }
 
   @Test
-  void shouldReclaimAnIdleJobOnQuotasRecommendationButNotShrinkIt() {
+  void shouldDecideQuotasShrinkAndIdleReclaimOfARunningJob() {
     running("train-a", "n01", at("11:00:00"), null);
 
     d.reclaim("train-a", ReclaimAction.SHRINK, T14);
@@ -288,14 +289,18 @@ class PreemptionFlowTest {
     d.reclaim("gone", ReclaimAction.RECLAIM, T14);
 
     List<PreemptionDecision> out = d.decisions();
-    assertThat(out).hasSize(2);
-    assertThat(out.get(0).getTrigger()).isEqualTo("IDLE_RECLAIM");
+    assertThat(out).hasSize(3);
+    assertThat(out.get(0).getTrigger()).isEqualTo("SHRINK");
     assertThat(out.get(0).getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
-    assertThat(victims(out.get(0))).containsExactly("train-a");
-    assertThat(line(out.get(0), "idle-reclaim/train-a", "Q7 idle reclaim").getDetail())
+    assertThat(out.get(0).getVictims()).singleElement()
+        .satisfies(v -> assertThat(v.getShrinkToGpus()).isEqualTo(4));
+    assertThat(out.get(1).getTrigger()).isEqualTo("IDLE_RECLAIM");
+    assertThat(out.get(1).getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
+    assertThat(victims(out.get(1))).containsExactly("train-a");
+    assertThat(line(out.get(1), "idle-reclaim/train-a", "Q7 idle reclaim").getDetail())
         .contains("peak utilisation 2% over 2 h");
-    assertThat(out.get(1).getOutcome()).isEqualTo(PreemptionOutcome.REFUSED);
-    assertThat(line(out.get(1), "gone", "Q7 idle reclaim").getDetail())
+    assertThat(out.get(2).getOutcome()).isEqualTo(PreemptionOutcome.REFUSED);
+    assertThat(line(out.get(2), "gone", "Q7 idle reclaim").getDetail())
         .isEqualTo("stale reclaim: gone is not running");
   }
 
@@ -303,8 +308,9 @@ class PreemptionFlowTest {
   void shouldCapTheCandidateLinesAndCountTheRestPerRule() {
     d.close();
     PreemptionPolicy one = PreemptionPolicy.defaults(ViewDriver.CLUSTER);
-    d = new ViewDriver(registry.url(), new PreemptionPolicy(one.defaultCluster(), one.rules(),
-        one.placement(), one.assumedWait(), one.reservationValueHours(), one.offPeakStart(), 1));
+    d = new ViewDriver(registry.url(), new PreemptionPolicy(one.cluster(), one.rules(),
+        one.placement(), one.assumedWait(), one.reservationValueHours(), one.offPeakStart(), 1,
+        one.maxViewLag(), one.maxInputLead(), one.mode()));
     d.nodes(2, T11);
     running("train-a", "n01", at("13:50:00"), null);
     running("train-b", "n02", at("13:51:00"), null);
@@ -315,7 +321,7 @@ class PreemptionFlowTest {
     PreemptionDecision pd = d.decisions().get(0);
     assertThat(pd.getTrace()).filteredOn(e -> e.getRule().equals("P3 protection")
         && e.getSubject().startsWith("train-")).hasSize(1);
-    assertThat(line(pd, ClusterView.VIEW, "P3 protection").getDetail())
+    assertThat(line(pd, io.tideline.core.preemption.kernel.PreemptionKernel.VIEW, "P3 protection").getDetail())
         .startsWith("1 more candidate(s) refused by this rule");
   }
 

@@ -1,5 +1,14 @@
 package io.tideline.preemption.view;
 
+import io.tideline.core.preemption.kernel.PreemptionPolicy;
+import io.tideline.events.HoldKind;
+import io.tideline.events.LedgerBound;
+import io.tideline.events.LedgerChange;
+import io.tideline.events.LedgerHold;
+import io.tideline.events.LedgerHoldSet;
+import io.tideline.events.LedgerReleased;
+import io.tideline.events.LedgerReservation;
+import io.tideline.events.LedgerReservationSet;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
@@ -72,8 +81,22 @@ final class ViewDriver implements AutoCloseable {
         key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at));
   }
 
+  /**
+   * Whether every input is preceded by a tick at its time (the clock follows the scenario) and
+   * followed by one 1 ms later, so the kernel decides on it at once (ADR 0008).
+   */
+  boolean autoTick = true;
+  private Instant last;
+
   void send(String topic, String key, Object value, Instant at) {
+    boolean clock = TopicCatalogue.CLUSTER_CLOCK.equals(topic);
+    if (autoTick && !clock && (last == null || at.isAfter(last))) {
+      tick(at);
+    }
     raw(topic, key, ser.serialize(topic, value), at);
+    if (autoTick && !clock) {
+      tick(at.plusMillis(1));
+    }
   }
 
   /** {@code count} nodes of 8 GPUs named {@code n01…}, two per access switch. */
@@ -110,13 +133,25 @@ final class ViewDriver implements AutoCloseable {
     placement(jobId, PlacementOutcome.RELEASED, List.of(), at);
   }
 
+  /** Placement's ledger change for a decision of {@code outcome} ({@code placement.ledger}). */
   void placement(String jobId, PlacementOutcome outcome, List<GpuAssignment> as, Instant at) {
     ledgerVersion++;
-    send(TopicCatalogue.PLACEMENT_DECISIONS, CLUSTER, PlacementDecision.newBuilder()
-        .setDecisionId(CLUSTER + "/v" + ledgerVersion + "/" + jobId + "/" + outcome)
-        .setCluster(CLUSTER).setJobId(jobId).setDecidedAt(at).setOutcome(outcome)
-        .setAssignments(as).setLedgerVersion(ledgerVersion).setPolicyVersion("placement-1")
-        .build(), at);
+    Object change = switch (outcome) {
+      case PLACED, MIGRATED -> new LedgerBound(jobId, as);
+      case RELEASED -> new LedgerReleased(jobId);
+      case HELD_FOR_PREEMPTOR -> new LedgerHoldSet(new LedgerHold("hold:" + jobId,
+          HoldKind.PREEMPT, jobId, "pd", List.of(), as));
+      default -> throw new IllegalArgumentException("no ledger change for " + outcome);
+    };
+    send(TopicCatalogue.PLACEMENT_LEDGER, CLUSTER, LedgerChange.newBuilder().setCluster(CLUSTER)
+        .setVersion(ledgerVersion).setAt(at).setChange(change).build(), at);
+  }
+
+  /** A ledger change the intake must refuse (it does not advance the ledger version). */
+  void invalidPlacement(String jobId, List<GpuAssignment> as, Instant at) {
+    send(TopicCatalogue.PLACEMENT_LEDGER, CLUSTER, LedgerChange.newBuilder().setCluster(CLUSTER)
+        .setVersion(ledgerVersion + 1).setAt(at).setChange(new LedgerBound(jobId, as)).build(),
+        at);
   }
 
   long ledgerVersion() {
@@ -162,16 +197,24 @@ final class ViewDriver implements AutoCloseable {
   }
 
   void tick(Instant at) {
+    if (last == null || at.isAfter(last)) {
+      last = at;
+    }
     send(TopicCatalogue.CLUSTER_CLOCK, CLUSTER, ClockTick.newBuilder().setCluster(CLUSTER)
         .setTime(at).setSequence(at.getEpochSecond()).setIntervalMillis(60_000)
         .setSource(ClockSource.SIMULATED).build(), at);
   }
 
+  /** Placement reserves GPUs {@code 0..gpus-1} of n01 for {@code service} (its ledger change). */
   void reserve(String id, String service, double gpus, Instant from, Instant until, Instant at) {
-    send(TopicCatalogue.CAPACITY_RESERVATIONS, service, CapacityReservation.newBuilder()
-        .setReservationId(id).setServiceId(service).setAction(ReservationAction.RESERVE)
-        .setGpus(gpus).setValidFrom(from).setValidUntil(until).setQuantile("p95")
-        .setReason("forecast rise").setIssuedAt(at).build(), at);
+    ledgerVersion++;
+    List<io.tideline.events.GpuRef> refs = new ArrayList<>();
+    for (int g = 0; g < gpus; g++) {
+      refs.add(new io.tideline.events.GpuRef("n01", g));
+    }
+    send(TopicCatalogue.PLACEMENT_LEDGER, CLUSTER, LedgerChange.newBuilder().setCluster(CLUSTER)
+        .setVersion(ledgerVersion).setAt(at).setChange(new LedgerReservationSet(
+            new LedgerReservation(id, service, refs, from, until))).build(), at);
   }
 
   void reclaim(String jobId, ReclaimAction action, Instant at) {

@@ -43,6 +43,20 @@ public interface QuotaServiceConfig {
   @WithDefault("PT1H")
   Duration meteringInterval();
 
+  /**
+   * Issue #16: an input whose event time is more than this after the cluster clock (the last
+   * tick) is dead-lettered instead of waiting for a tick that may never come (default 1 day,
+   * {@code QuotaKernelConfig.MAX_AHEAD_OF_CLOCK}).
+   */
+  Optional<Duration> maxAheadOfClock();
+
+  /**
+   * Q3: a guarantee reclaim whose borrowers still run this long after it was requested on
+   * {@code quota.reclaims} is requested again for them (default 5 min,
+   * {@code QuotaKernelConfig.GUARANTEE_RECLAIM_RETRY}).
+   */
+  Optional<Duration> guaranteeReclaimRetry();
+
   /** Currency or cost unit written on {@code billing.usage}. */
   @WithDefault("CU")
   String currency();

@@ -1,6 +1,5 @@
 package io.tideline.quota.stream;
 
-import io.tideline.core.admission.SubmissionLimits;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
 import io.tideline.events.JobLifecycle;
@@ -8,9 +7,11 @@ import io.tideline.events.JobSubmitted;
 import io.tideline.events.QuotaConfigDocument;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
-import io.tideline.platform.intake.JobIntake;
+import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
-import io.tideline.quota.definition.QuotaDocuments;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.InputBounds;
+import io.tideline.platform.validation.RecordIntake;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -25,27 +26,27 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@code <topic>.dlq}, in the same transaction as everything else) and forwards the rest, keyed by
  * the cluster, to the single writer. Bad input never stops the stream.
  *
- * <p>Checks: Avro in the registry's wire format for every topic; {@link JobIntake} for submissions;
- * {@link QuotaDocuments#parse} (syntax + the core's validator) for quota definitions; basic sanity
- * for the others (a NaN peak or utilisation is refused, not read as 0).
+ * <p>Checks: the platform's {@link RecordIntake} for every topic (Avro in the registry's wire
+ * format of the topic's type, then every bound of the shared {@code EventValidator}: the same
+ * rules placement, preemption, the forecaster and the notifier apply, ADR 0012); then
+ * {@link QuotaHost#decode}, the checks the writer applies (a definition's syntax and the core's
+ * validator, a NaN peak or utilisation refused rather than read as 0).
  */
 final class InputGate implements Processor<byte[], byte[], String, Routed> {
 
   private final String service;
   private final String cluster;
-  private final Deserializer<Object> avro;
-  private final JobIntake intake;
+  private final RecordIntake intake;
+  private final QuotaHost host;
   private final QuotaListener listener;
   private ProcessorContext<String, Routed> context;
 
-  InputGate(String service, String cluster, SubmissionLimits limits, Deserializer<Object> avro,
-      QuotaListener listener) {
+  InputGate(String service, String cluster, InputBounds bounds, Deserializer<Object> avro,
+      QuotaHost host, QuotaListener listener) {
     this.service = service;
     this.cluster = cluster;
-    this.avro = avro;
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    Deserializer<JobSubmitted> jobs = (Deserializer) avro;
-    this.intake = new JobIntake(jobs, limits);
+    this.intake = new RecordIntake(avro, new EventValidator(bounds));
+    this.host = host;
     this.listener = listener;
   }
 
@@ -60,27 +61,20 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     String topic = meta.topic();
     String problem;
     String errorClass = DeadLetters.VALIDATION;
-    if (TopicCatalogue.JOBS_SUBMITTED.equals(topic)) {
-      JobIntake.Outcome o = intake.decode(topic, record.value());
-      if (o instanceof JobIntake.Refused r) {
+    Class<?> type = typeOf(topic);
+    if (type == null) {
+      problem = "unexpected input topic " + topic;
+    } else {
+      RecordIntake.Outcome o = intake.read(topic, record.key(), record.value(),
+          record.timestamp(), type);
+      if (o instanceof RecordIntake.Refused r) {
         problem = r.reason();
         errorClass = r.errorClass();
+      } else if (o instanceof RecordIntake.Accepted a) {
+        problem = check(topic, a.event());
       } else {
-        problem = null;
-      }
-    } else {
-      Object decoded;
-      try {
-        decoded = record.value() == null ? null : avro.deserialize(topic, record.value());
-      } catch (RuntimeException e) {
-        decoded = e;
-      }
-      if (decoded == null || decoded instanceof RuntimeException) {
-        problem = decoded == null ? "empty record (null value)"
-            : "not Avro in the registry's wire format: " + ((Exception) decoded).getMessage();
+        problem = "empty record (null value)";
         errorClass = DeadLetters.DESERIALIZATION;
-      } else {
-        problem = check(topic, decoded);
       }
     }
     if (problem != null) {
@@ -93,47 +87,22 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     context.forward(record.withKey(cluster).withValue(Routed.input(topic, record.value())));
   }
 
-  /** Semantic checks of a decoded input; {@code null} when usable. */
-  private static String check(String topic, Object decoded) {
-    switch (topic) {
-      case QuotaTopics.CONFIG -> {
-        if (!(decoded instanceof QuotaConfigDocument d)) {
-          return "expected a QuotaConfigDocument, got " + decoded.getClass().getSimpleName();
-        }
-        try {
-          QuotaDocuments.parse(d.getDocument(), d.getVersion());
-          return null;
-        } catch (QuotaDocuments.InvalidDefinition e) {
-          return "quota definition " + d.getVersion() + " refused, the previous one stays in force: "
-              + e.getMessage();
-        }
-      }
-      case TopicCatalogue.JOBS_LIFECYCLE -> {
-        return decoded instanceof JobLifecycle ? null : "expected a JobLifecycle";
-      }
-      case TopicCatalogue.FORECAST_SLOTS -> {
-        if (!(decoded instanceof SlotForecast f)) {
-          return "expected a SlotForecast";
-        }
-        double p = f.getHistoricalPeak();
-        return Double.isNaN(p) || p < 0 || Double.isInfinite(p)
-            ? "historicalPeak of " + f.getServiceId() + " must be a number >= 0, got " + p : null;
-      }
-      case TopicCatalogue.GPU_TELEMETRY -> {
-        if (!(decoded instanceof GpuSample s)) {
-          return "expected a GpuSample";
-        }
-        Double u = s.getUtilizationPct();
-        return u != null && !(u >= 0 && u <= 100)
-            ? "utilizationPct of " + s.getGpuId() + " must be in [0, 100], got " + u : null;
-      }
-      case TopicCatalogue.CLUSTER_CLOCK -> {
-        return decoded instanceof ClockTick ? null : "expected a ClockTick";
-      }
-      default -> {
-        return "unexpected input topic " + topic;
-      }
-    }
+  /** The event type each input topic carries. */
+  private static Class<?> typeOf(String topic) {
+    return switch (topic) {
+      case QuotaTopics.CONFIG -> QuotaConfigDocument.class;
+      case TopicCatalogue.JOBS_SUBMITTED -> JobSubmitted.class;
+      case TopicCatalogue.JOBS_LIFECYCLE -> JobLifecycle.class;
+      case TopicCatalogue.FORECAST_SLOTS -> SlotForecast.class;
+      case TopicCatalogue.GPU_TELEMETRY -> GpuSample.class;
+      case TopicCatalogue.CLUSTER_CLOCK -> ClockTick.class;
+      default -> null;
+    };
+  }
+
+  /** The host's checks of a decoded input (the same the writer applies); {@code null} if usable. */
+  private String check(String topic, Object decoded) {
+    return host.decode(topic, decoded) instanceof QuotaHost.Decoded.Refused r ? r.reason() : null;
   }
 
   private static String keyOf(Record<byte[], byte[]> r) {

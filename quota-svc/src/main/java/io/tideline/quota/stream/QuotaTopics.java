@@ -6,6 +6,7 @@ import io.tideline.events.QuotaChange;
 import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaState;
 import io.tideline.events.QuotaVerdict;
+import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
@@ -13,9 +14,9 @@ import org.apache.avro.specific.SpecificRecord;
 /** The topics the quota topology reads and writes; outputs are routed by record type. */
 public final class QuotaTopics {
 
-  public static final String CONFIG = "quota.config";
-  public static final String CHANGES = "quota.changes";
-  public static final String RECLAIMS = "quota.reclaims";
+  public static final String CONFIG = QuotaHost.CONFIG;
+  public static final String CHANGES = QuotaHost.CHANGES;
+  public static final String RECLAIMS = QuotaHost.RECLAIMS;
 
   /** Every input, in the order the topology subscribes. */
   public static final List<String> INPUTS = List.of(CONFIG, TopicCatalogue.JOBS_SUBMITTED,

@@ -1,9 +1,13 @@
 package io.tideline.quota.stream;
 
+import io.tideline.core.quota.kernel.QuotaKernelState;
 import io.tideline.events.LedgerInput;
+import io.tideline.platform.kernel.quota.QuotaHost;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import io.tideline.quota.config.QuotaPolicy;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -25,7 +29,7 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The quota service's Kafka Streams topology (issue #5), a static factory so tests build it with
- * {@code TopologyTestDriver} and the service with Quarkus:
+ * {@code TopologyTestDriver}, the audit replays it and the service runs it with Quarkus:
  *
  * <ol>
  *   <li>Each input ({@code quota.config}, {@code jobs.submitted}, {@code jobs.lifecycle},
@@ -33,20 +37,43 @@ import org.apache.kafka.streams.state.Stores;
  *       and checked by {@link InputGate}; refused records go to {@code <topic>.dlq} with the reason.
  *   <li>Accepted inputs are re-keyed by the cluster and recorded on one retained topic,
  *       {@code quota.inputs} ({@code LedgerInput}: source topic, partition, offset, original bytes),
- *       so one task — the single writer — sees every quota event of a cluster in one order, and an
- *       audit can replay exactly that order through this same graph (ADR 0005).
- *   <li>{@link QuotaWriter} decides with the core and keeps its state in three persistent stores
- *       with changelogs: {@value #STATE_STORE} (definition, ledger, logical now, peaks, index),
- *       {@value #JOBS_STORE} (per job) and {@value #BILLING_STORE} (per tenant and day).
+ *       so one task — the single writer — sees every quota event of a cluster, and an audit can
+ *       replay exactly that log through this same graph (ADR 0005).
+ *   <li>{@link QuotaWriter} runs the core's {@code QuotaKernel} through the platform's
+ *       {@link QuotaHost} and keeps the kernel's state in one persistent, changelogged store per
+ *       table ({@link #STORES}), values typed Avro records ({@code io.tideline.state}).
  *   <li>Outputs are routed by record type: {@code quota.verdicts}, {@code quota.state},
- *       {@code billing.usage}, {@code quota.changes}, {@code quota.reclaims}.
+ *       {@code billing.usage}, {@code quota.changes}, {@code quota.reclaims}, and dead letters of
+ *       inputs the kernel refused (a conflicting resubmission, an input far ahead of the clock).
  * </ol>
  */
 public final class QuotaTopology {
 
+  /** The kernel's small values: keys {@code definition} and {@code clock}. */
   public static final String STATE_STORE = "quota-state";
   public static final String JOBS_STORE = "quota-jobs";
+  public static final String SAMPLES_STORE = "quota-samples";
   public static final String BILLING_STORE = "quota-billing";
+  public static final String HISTORY_STORE = "quota-history";
+  public static final String PEAKS_STORE = "quota-peaks";
+  public static final String RECLAIMS_STORE = "quota-reclaims";
+  /** The inputs waiting for a tick, by inbox sequence ({@code LedgerInput} envelopes). */
+  public static final String INBOX_STORE = "quota-inbox";
+
+  /** Store of each kernel table, 1:1. */
+  static final Map<String, String> STORES = Map.of(
+      QuotaKernelState.META, STATE_STORE,
+      QuotaKernelState.JOBS, JOBS_STORE,
+      QuotaKernelState.SAMPLES, SAMPLES_STORE,
+      QuotaKernelState.BILLING, BILLING_STORE,
+      QuotaKernelState.HISTORY, HISTORY_STORE,
+      QuotaKernelState.PEAKS, PEAKS_STORE,
+      QuotaKernelState.RECLAIMS, RECLAIMS_STORE,
+      QuotaKernelState.INBOX, INBOX_STORE);
+
+  /** Every store, in a fixed order. */
+  public static final List<String> ALL_STORES = List.of(STATE_STORE, JOBS_STORE, SAMPLES_STORE,
+      BILLING_STORE, HISTORY_STORE, PEAKS_STORE, RECLAIMS_STORE, INBOX_STORE);
 
   private QuotaTopology() {}
 
@@ -57,10 +84,18 @@ public final class QuotaTopology {
    */
   public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
       QuotaListener listener) {
+    return build(policy, serdeConfig, listener,
+        InputBounds.DEFAULTS.withSubmissions(policy.intakeLimits()));
+  }
+
+  /**
+   * Builds the topology; the gate holds every input to {@code bounds} ({@code tideline.intake.*}).
+   */
+  public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
+      QuotaListener listener, InputBounds bounds) {
+    QuotaHost host = new QuotaHost(policy.kernelConfig());
     StreamsBuilder builder = new StreamsBuilder();
-    builder.addStateStore(store(STATE_STORE));
-    builder.addStateStore(store(JOBS_STORE));
-    builder.addStateStore(store(BILLING_STORE));
+    ALL_STORES.forEach(s -> builder.addStateStore(store(s)));
     Serde<SpecificRecord> out = avroSerde(serdeConfig);
 
     // 1. Gate every input where its offset is known.
@@ -69,8 +104,8 @@ public final class QuotaTopology {
       KStream<String, Routed> s = builder
           .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
               .withName("read-" + topic))
-          .process(() -> new InputGate(policy.service(), policy.cluster(), policy.intakeLimits(),
-              deserializer(serdeConfig), listener));
+          .process(() -> new InputGate(policy.service(), policy.cluster(), bounds,
+              deserializer(serdeConfig), host, listener));
       gated = gated == null ? s : gated.merge(s);
     }
     // 2. Dead letters out; accepted inputs to the single writer of the cluster.
@@ -78,18 +113,16 @@ public final class QuotaTopology {
         r.outKey, r.out)).to((k, v, ctx) -> QuotaTopics.topicOf(v),
         Produced.with(Serdes.String(), out));
     // 3. Accepted inputs are recorded, keyed by the cluster, on quota.inputs: a retained topic, the
-    //    totally ordered input of the decisions (what `tideline audit replay` re-runs).
+    //    input of the decisions (what `tideline audit replay` re-runs).
     Serializer<Object> logWriter = serializer(serdeConfig);
-    Deserializer<Object> logReader = deserializer(serdeConfig);
     gated.filter((k, r) -> r.isInput())
         .processValues(() -> new InputLog(logWriter))
         .to(TopicCatalogue.QUOTA_INPUTS, Produced.with(Serdes.String(), Serdes.ByteArray()));
     builder.stream(TopicCatalogue.QUOTA_INPUTS, Consumed.with(Serdes.String(), Serdes.ByteArray())
             .withName("read-" + TopicCatalogue.QUOTA_INPUTS))
-        .mapValues(bytes -> InputLog.unpack(logReader, bytes).pack())
-        // 4. The single writer, deciding in the log's order.
-        .process(() -> new QuotaWriter(policy, deserializer(serdeConfig), listener), STATE_STORE,
-            JOBS_STORE, BILLING_STORE)
+        // 4. The single writer: the kernel through its host.
+        .process(() -> new QuotaWriter(policy, host, deserializer(serdeConfig), listener),
+            ALL_STORES.toArray(String[]::new))
         // 5. Outputs by type.
         .to((k, v, ctx) -> QuotaTopics.topicOf(v), Produced.with(Serdes.String(), out));
     return builder.build();
@@ -102,8 +135,8 @@ public final class QuotaTopology {
   }
 
   /**
-   * Writes an accepted input as a {@link LedgerInput} (its topic, partition and offset, which the
-   * record context still knows here, and the original bytes) and reads it back for the writer.
+   * Writes an accepted input as a {@link LedgerInput}: its topic, partition and offset (which the
+   * record context still knows here) and the original bytes.
    */
   static final class InputLog implements FixedKeyProcessor<String, Routed, byte[]> {
     private final Serializer<Object> serializer;
@@ -126,19 +159,11 @@ public final class QuotaTopology {
           .setPayload(ByteBuffer.wrap(record.value().bytes)).build();
       context.forward(record.withValue(serializer.serialize(TopicCatalogue.QUOTA_INPUTS, in)));
     }
-
-    static Routed unpack(Deserializer<Object> deserializer, byte[] bytes) {
-      LedgerInput in = (LedgerInput) deserializer.deserialize(TopicCatalogue.QUOTA_INPUTS, bytes);
-      ByteBuffer payload = in.getPayload().duplicate();
-      byte[] raw = new byte[payload.remaining()];
-      payload.get(raw);
-      return Routed.input(in.getSourceTopic(), raw);
-    }
   }
 
-  private static StoreBuilder<KeyValueStore<String, String>> store(String name) {
+  private static StoreBuilder<KeyValueStore<String, byte[]>> store(String name) {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
-        Serdes.String()).withLoggingEnabled(Map.of());
+        Serdes.ByteArray()).withLoggingEnabled(Map.of());
   }
 
   @SuppressWarnings("unchecked")

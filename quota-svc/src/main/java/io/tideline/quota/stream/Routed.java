@@ -1,12 +1,10 @@
 package io.tideline.quota.stream;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Between the input gate and the rest: either an accepted input (its topic and original bytes) on
- * its way to the single writer, or an output record (a dead letter) with its key.
+ * its way to the input log, or an output record (a dead letter) with its key.
  */
 final class Routed {
 
@@ -32,21 +30,5 @@ final class Routed {
 
   boolean isInput() {
     return out == null;
-  }
-
-  /** The input packed for the repartition topic: topic length, topic, original bytes. */
-  byte[] pack() {
-    byte[] t = topic.getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocate(4 + t.length + bytes.length).putInt(t.length).put(t).put(bytes)
-        .array();
-  }
-
-  static Routed unpack(byte[] packed) {
-    ByteBuffer b = ByteBuffer.wrap(packed);
-    byte[] t = new byte[b.getInt()];
-    b.get(t);
-    byte[] rest = new byte[b.remaining()];
-    b.get(rest);
-    return input(new String(t, StandardCharsets.UTF_8), rest);
   }
 }

@@ -28,18 +28,32 @@ import org.junit.jupiter.api.Test;
 /**
  * The REST read API of a running quota-svc (real broker, registry and Streams app; the bootstrap
  * definition {@code quota/definition.yaml} is in force): a job's verdict, a tenant's quota, the
- * tree with usage and a day's bill, all answered from the single writer's stores.
+ * tree with usage and a day's bill, all answered from the single writer's stores. The writer
+ * decides on clock ticks: each scenario sends its records, then a tick after them (the ticks of
+ * the class only move forward, whatever order its tests run in).
  */
 @QuarkusTest
 @QuarkusTestResource(value = TidelineInfraResource.class, restrictToAnnotatedClass = true)
 class QuotaResourceTest {
 
   static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
+  /** The cluster clock of this class's running service, after every event the tests send. */
+  static final java.util.concurrent.atomic.AtomicLong CLOCK = new java.util.concurrent.atomic
+      .AtomicLong(Instant.parse("2026-11-02T11:00:00Z").toEpochMilli());
+
+  /** A tick after everything sent so far. */
+  static void tick() {
+    Instant at = Instant.ofEpochMilli(CLOCK.addAndGet(1000));
+    send(TopicCatalogue.CLUSTER_CLOCK, "default", io.tideline.events.ClockTick.newBuilder()
+        .setCluster("default").setTime(at).setSequence(at.getEpochSecond())
+        .setIntervalMillis(1000).setSource(io.tideline.events.ClockSource.SIMULATED).build());
+  }
 
   @Test
   void shouldAnswerVerdictTenantTreeAndBillingFromTheStores() {
     send(TopicCatalogue.JOBS_SUBMITTED, "rest-g1",
         JobSubmissions.training("rest-g1").gpus(4).at(T0).build());
+    tick();
 
     awaitOk("/quota/jobs/rest-g1/verdict")
         .then().body("verdict", equalTo("GUARANTEED"))
@@ -66,6 +80,7 @@ class QuotaResourceTest {
         Instant.parse("2026-11-02T09:30:00Z")));
     send(TopicCatalogue.JOBS_LIFECYCLE, "rest-g1", lifecycle(LifecycleType.COMPLETED,
         Instant.parse("2026-11-02T10:30:00Z")));
+    tick();
     // Peak 09:30–10:00 at 1.2 and flat 10:00–10:30 at 0.6, reserved 30% off, 4 GPUs: 1.68 + 0.84.
     awaitOk("/quota/billing/search/2026-11-02")
         .then().body("amount", equalTo(2.52f))
@@ -76,7 +91,8 @@ class QuotaResourceTest {
 
   @Test
   void shouldShowTheFloorInForceOnceAServicesPeakIsKnown() {
-    awaitServing();
+    tick(); // the bootstrap definition comes into force on the first tick
+    awaitOk("/quota/tree");
     String inference = "nodes.find { it.path == 'acme/search/ranking/inference' }.guaranteedGpus";
     given().get("/quota/tree").then().statusCode(200).body(inference, equalTo(1600.0f));
 
@@ -84,6 +100,7 @@ class QuotaResourceTest {
         .setServiceId("search-api").setSlotStart(T0).setSlotEnd(T0.plusSeconds(900))
         .setHoliday(false).setSlotClass(io.tideline.events.SlotClass.PEAK).setP50(1500).setP90(2800).setP95(2900).setP99(3000)
         .setHistoricalPeak(3000).setSampleDays(14).setComputedAt(T0).build());
+    tick();
 
     // ceil(0.7 × 3000) = 2100 replaces the bootstrap 1600; ranking grows to 2100 + 1600.
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();

@@ -3,6 +3,7 @@ package io.tideline.quota.definition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.core.quota.QuotaNode;
+import io.tideline.platform.kernel.quota.QuotaDocuments;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

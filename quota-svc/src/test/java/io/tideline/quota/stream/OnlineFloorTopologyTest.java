@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Q5 applied, through the topology: the search inference queue serves {@code search-api}; its
  * declared floor (16) holds until the forecaster publishes the service's historical peak, then the
  * floor in force is ceil(70% × peak) and every verdict after it uses that floor. Search may not
- * borrow (cap 0), so a verdict shows exactly which floor was in force.
+ * borrow (cap 0), so a verdict shows exactly which floor was in force. Records are fed, then a
+ * clock tick after them: the writer decides on ticks.
  */
 class OnlineFloorTopologyTest {
 
@@ -69,6 +70,7 @@ class OnlineFloorTopologyTest {
   void shouldApplyTheNewGuaranteeAsTheQueueFloorAndAdmitAgainstIt() {
     // 1. Declared floor 16 and no borrowing (cap 0): a 24-GPU instance set waits.
     q.submit(online("big", 24, T0).build());
+    q.tick(T0.plusSeconds(1));
     assertThat(verdicts("big")).singleElement().satisfies(v -> {
       assertThat(v.getVerdict()).isEqualTo(Verdict.QUEUED);
       assertThat(v.getReason()).startsWith("borrowing cap of ");
@@ -78,6 +80,7 @@ class OnlineFloorTopologyTest {
 
     // 2. The forecaster publishes the historical peak 40 → guarantee ceil(28) → floor 28.
     q.peak("search-api", 40, T0.plusSeconds(900));
+    q.tick(T0.plusSeconds(901));
 
     List<QuotaChange> changes = q.read(QuotaTopics.CHANGES);
     assertThat(changes).singleElement().satisfies(c -> {
@@ -93,7 +96,7 @@ class OnlineFloorTopologyTest {
           .contains("new service: peak 40 → guarantee 28 (70% of the historical peak)")
           .contains("floor of " + INFERENCE + " 16 → 28 applied (locked)")
           .contains("acme/search/ranking 24 → 36");
-      assertThat(c.getAt()).isEqualTo(T0.plusSeconds(900));
+      assertThat(c.getAt()).isEqualTo(T0.plusSeconds(901));
     });
     QuotaState state = q.<QuotaState>read(TopicCatalogue.QUOTA_STATE).stream()
         .filter(s -> s.getQueue().equals(INFERENCE)).reduce((a, b) -> b).orElseThrow();
@@ -103,10 +106,11 @@ class OnlineFloorTopologyTest {
     assertThat(verdicts("big")).singleElement().satisfies(v -> {
       assertThat(v.getVerdict()).isEqualTo(Verdict.GUARANTEED);
       assertThat(v.getGpus()).isEqualTo(24.0);
-      assertThat(v.getDecidedAt()).isEqualTo(T0.plusSeconds(900));
+      assertThat(v.getDecidedAt()).isEqualTo(T0.plusSeconds(901));
     });
     q.submit(online("fits", 4, T0.plusSeconds(960)).build());
     q.submit(online("over", 1, T0.plusSeconds(961)).build());
+    q.tick(T0.plusSeconds(962));
     List<QuotaVerdict> after = q.read(TopicCatalogue.QUOTA_VERDICTS);
     assertThat(after).extracting(QuotaVerdict::getJobId, QuotaVerdict::getVerdict)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("fits", Verdict.GUARANTEED),
@@ -116,7 +120,9 @@ class OnlineFloorTopologyTest {
   @Test
   void shouldShrinkTheFloorWhenThePeakFallsAndAuditBothFloors() {
     q.peak("search-api", 40, T0);
+    q.tick(T0.plusSeconds(1));
     q.peak("search-api", 10, T0.plusSeconds(900));
+    q.tick(T0.plusSeconds(901));
 
     List<QuotaChange> changes = q.<QuotaChange>read(QuotaTopics.CHANGES).stream()
         .filter(c -> c.getKind() == QuotaChangeKind.GUARANTEE_CHANGED).toList();
@@ -124,16 +130,18 @@ class OnlineFloorTopologyTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple(16.0, 28.0),
             org.assertj.core.groups.Tuple.tuple(28.0, 7.0));
     q.submit(online("eight", 8, T0.plusSeconds(960)).build());
+    q.tick(T0.plusSeconds(961));
     assertThat(verdicts("eight")).singleElement()
         .satisfies(v -> assertThat(v.getVerdict()).isEqualTo(Verdict.QUEUED));
   }
 
   @Test
   void shouldAuditAGuaranteeNoQueueServesWithoutTouchingTheFloors() {
-    q.tick(T0); // the bootstrap definition is applied on the first record
+    q.tick(T0); // the bootstrap definition is applied on the first tick
     q.read(QuotaTopics.CHANGES);
     q.read(TopicCatalogue.QUOTA_STATE);
     q.peak("chat", 10, T0.plusSeconds(1));
+    q.tick(T0.plusSeconds(2));
 
     assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).singleElement().satisfies(c -> {
       assertThat(c.getQueue()).isNull();
@@ -146,13 +154,16 @@ class OnlineFloorTopologyTest {
   @Test
   void shouldApplyKnownPeaksToANewDefinitionVersion() {
     q.peak("search-api", 40, T0);
+    q.tick(T0.plusSeconds(1));
     q.read(QuotaTopics.CHANGES);
     q.definition("q5-2", DEFINITION.replace("q5-1", "q5-2"), T0.plusSeconds(60));
+    q.tick(T0.plusSeconds(61));
 
     assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).singleElement().satisfies(c ->
         assertThat(c.getReason()).contains("online floors from known peaks: " + INFERENCE
             + " locked 28"));
     q.submit(online("big", 24, T0.plusSeconds(120)).build());
+    q.tick(T0.plusSeconds(121));
     assertThat(verdicts("big")).singleElement()
         .satisfies(v -> assertThat(v.getVerdict()).isEqualTo(Verdict.GUARANTEED));
   }

@@ -93,6 +93,7 @@ final class QuotaScenario implements AutoCloseable {
     send(TopicCatalogue.JOBS_LIFECYCLE, jobId, avro(TopicCatalogue.JOBS_LIFECYCLE, l), at);
   }
 
+  /** A clock tick: the writer decides on the inputs timed strictly before {@code at}. */
   void tick(Instant at) {
     ClockTick t = ClockTick.newBuilder().setCluster(CLUSTER).setTime(at).setSequence(
         at.getEpochSecond()).setIntervalMillis(10_000).setSource(ClockSource.SIMULATED).build();
@@ -147,8 +148,11 @@ final class QuotaScenario implements AutoCloseable {
     return values;
   }
 
-  KeyValueStore<String, String> store(String name) {
-    return driver.getKeyValueStore(name);
+  /** A store of the writer, its values decoded as the typed store records they are. */
+  <T extends SpecificRecord> T stored(String store, String key, Class<T> type) {
+    KeyValueStore<String, byte[]> s = driver.getKeyValueStore(store);
+    byte[] v = s.get(key);
+    return v == null ? null : io.tideline.platform.kernel.StoreRecords.decode(type, v);
   }
 
   @Override

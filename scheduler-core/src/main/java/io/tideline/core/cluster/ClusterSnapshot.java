@@ -185,6 +185,15 @@ public final class ClusterSnapshot {
     return b.build();
   }
 
+  /** This ledger numbered {@code v} (everything else shared): the kernels number versions themselves. */
+  public ClusterSnapshot atVersion(long v) {
+    if (v == version) {
+      return this;
+    }
+    return new ClusterSnapshot(topology, ledgers, new TreeMap<>(allocations),
+        new TreeMap<>(reservations), new TreeSet<>(cordoned), v);
+  }
+
   /** A new version in which exactly {@code nodeIds} are cordoned. */
   public ClusterSnapshot withCordoned(Set<String> nodeIds) {
     Builder b = toBuilder();
@@ -240,6 +249,8 @@ public final class ClusterSnapshot {
       if (allocations.containsKey(allocation.jobId())) {
         throw new IllegalArgumentException("job " + allocation.jobId() + " is already allocated");
       }
+      // staged on the side and committed at the end: a refused allocation changes nothing
+      java.util.HashMap<Integer, NodeLedger> staged = new java.util.HashMap<>();
       for (GpuAssignment a : allocation.assignments()) {
         int n = topology.indexOf(a.nodeId());
         if (n < 0) {
@@ -248,8 +259,10 @@ public final class ClusterSnapshot {
         if (a.gpuIndex() >= topology.node(n).gpuCount()) {
           throw new IllegalArgumentException("node " + a.nodeId() + " has no GPU " + a.gpuIndex());
         }
-        ledgers[n] = ledgers[n].plus(allocation.jobId(), a.gpuIndex(), a.share(), a.nodeId());
+        NodeLedger l = staged.getOrDefault(n, ledgers[n]);
+        staged.put(n, l.plus(allocation.jobId(), a.gpuIndex(), a.share(), a.nodeId()));
       }
+      staged.forEach((n, l) -> ledgers[n] = l);
       allocations.put(allocation.jobId(), allocation);
       return this;
     }

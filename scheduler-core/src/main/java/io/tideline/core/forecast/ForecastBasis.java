@@ -12,5 +12,16 @@ public enum ForecastBasis {
    */
   REGULAR_SCALED_FOR_HOLIDAY,
   /** No usable sample for this slot: all quantiles are 0 and no reservation follows. */
-  NO_HISTORY
+  NO_HISTORY,
+  /**
+   * A service too new to have the slot in its history (issue #21 cold start): the last known
+   * level, with a margin that widens with the recent spread of usage until enough forecasts have
+   * been settled to calibrate it.
+   */
+  COLD_START,
+  /**
+   * A detected level shift left no same-slot history after the shift: as {@link #COLD_START},
+   * from the level since the shift (the older history is no longer trusted).
+   */
+  LEVEL_SHIFT
 }

@@ -29,6 +29,8 @@ import java.time.ZoneId;
  * @param maxLevelFactor bound of the level correction: the scale stays within
  *     {@code [1/maxLevelFactor, maxLevelFactor]}, so one odd hour cannot zero or explode a
  *     forecast; default 3.0
+ * @param calibration the blend, calibration, cold start and level-shift settings of the
+ *     {@link DemandForecaster} (issue #21); default {@link CalibrationConfig#DEFAULTS}
  */
 public record ForecastConfig(
     Duration slotLength,
@@ -38,11 +40,20 @@ public record ForecastConfig(
     double holidayFallbackFactor,
     double sketchRelativeAccuracy,
     Duration levelWindow,
-    double maxLevelFactor) {
+    double maxLevelFactor,
+    CalibrationConfig calibration) {
 
   /** The documented defaults. */
-  public static final ForecastConfig DEFAULTS =
-      new ForecastConfig(Duration.ofMinutes(15), 14, 365, 3, 1.0, 0.01, Duration.ofHours(1), 3.0);
+  public static final ForecastConfig DEFAULTS = new ForecastConfig(Duration.ofMinutes(15), 14,
+      365, 3, 1.0, 0.01, Duration.ofHours(1), 3.0, CalibrationConfig.DEFAULTS);
+
+  /** A config with the default calibration. */
+  public ForecastConfig(Duration slotLength, int windowDays, int holidayWindowDays,
+      int minHolidayDays, double holidayFallbackFactor, double sketchRelativeAccuracy,
+      Duration levelWindow, double maxLevelFactor) {
+    this(slotLength, windowDays, holidayWindowDays, minHolidayDays, holidayFallbackFactor,
+        sketchRelativeAccuracy, levelWindow, maxLevelFactor, CalibrationConfig.DEFAULTS);
+  }
 
   /** A config with the default level correction. */
   public ForecastConfig(Duration slotLength, int windowDays, int holidayWindowDays,
@@ -70,18 +81,25 @@ public record ForecastConfig(
     if (!(maxLevelFactor >= 1)) {
       throw new IllegalArgumentException("maxLevelFactor must be at least 1");
     }
+    java.util.Objects.requireNonNull(calibration, "calibration");
   }
 
   /** This config with another slot length (e.g. 10 min to match a 10-minute trace). */
   public ForecastConfig withSlotLength(Duration length) {
     return new ForecastConfig(length, windowDays, holidayWindowDays, minHolidayDays,
-        holidayFallbackFactor, sketchRelativeAccuracy, levelWindow, maxLevelFactor);
+        holidayFallbackFactor, sketchRelativeAccuracy, levelWindow, maxLevelFactor, calibration);
   }
 
   /** This config with another level window ({@link Duration#ZERO}: no level correction). */
   public ForecastConfig withLevelWindow(Duration window) {
     return new ForecastConfig(slotLength, windowDays, holidayWindowDays, minHolidayDays,
-        holidayFallbackFactor, sketchRelativeAccuracy, window, maxLevelFactor);
+        holidayFallbackFactor, sketchRelativeAccuracy, window, maxLevelFactor, calibration);
+  }
+
+  /** This config with other {@link DemandForecaster} settings. */
+  public ForecastConfig withCalibration(CalibrationConfig settings) {
+    return new ForecastConfig(slotLength, windowDays, holidayWindowDays, minHolidayDays,
+        holidayFallbackFactor, sketchRelativeAccuracy, levelWindow, maxLevelFactor, settings);
   }
 
   /** The slot grid of this config in {@code zone}. */

@@ -62,6 +62,18 @@ public final class SlotForecaster {
    */
   public SlotForecast forecast(SlotHistory history, Instant slotStart, HolidayCalendar calendar,
       Instant asOf) {
+    return forecast(history, slotStart, calendar, asOf, null);
+  }
+
+  /**
+   * Forecasts as {@link #forecast(SlotHistory, Instant, HolidayCalendar, Instant)} with the
+   * memory cut at {@code since}: only same-slot samples of slots starting at or after it count
+   * (the {@link DemandForecaster} passes the start of a detected level shift).
+   *
+   * @param since first slot start the statistics may use, or {@code null} for no cut
+   */
+  public SlotForecast forecast(SlotHistory history, Instant slotStart, HolidayCalendar calendar,
+      Instant asOf, Instant since) {
     // 1. Check the inputs agree on the slot grid and zone.
     SlotGrid grid = history.grid();
     if (!grid.zone().equals(calendar.zone())) {
@@ -82,35 +94,58 @@ public final class SlotForecaster {
     if (kind == DayKind.HOLIDAY) {
       LocalDate holidayFrom = day.minusDays(config.holidayWindowDays());
       SlotHistory.Merged holidays = history.merge(holidayFrom, day, slot,
-          d -> calendar.kindOf(d) == DayKind.HOLIDAY);
+          d -> calendar.kindOf(d) == DayKind.HOLIDAY && after(grid, d, slot, since));
       if (holidays.daysUsed() > 0 && holidays.daysUsed() >= config.minHolidayDays()) {
         trace.add(new TraceEntry(subject, RULE_HOLIDAY, "holiday history", String.format(
             Locale.ROOT, "%d holidays with data since %s >= minimum %d", holidays.daysUsed(),
             holidayFrom, config.minHolidayDays())));
         return build(history, slotStart, grid, kind, ForecastBasis.HOLIDAY_HISTORY, holidays,
-            level(history, calendar, asOf, subject, trace), trace);
+            level(history, calendar, asOf, since, subject, trace), trace);
       }
       // 3. Too little holiday history: scaled regular-day statistics (documented fallback).
       SlotHistory.Merged regular = history.merge(regularFrom, day, slot,
-          d -> calendar.kindOf(d) == DayKind.REGULAR);
+          d -> calendar.kindOf(d) == DayKind.REGULAR && after(grid, d, slot, since));
       trace.add(new TraceEntry(subject, RULE_HOLIDAY, "fallback to scaled regular days",
           String.format(Locale.ROOT,
               "%d holidays with data since %s < minimum %d; regular days %s..%s x %.2f",
               holidays.daysUsed(), holidayFrom, config.minHolidayDays(), regularFrom,
               day.minusDays(1), config.holidayFallbackFactor())));
       return build(history, slotStart, grid, kind, ForecastBasis.REGULAR_SCALED_FOR_HOLIDAY,
-          regular, config.holidayFallbackFactor() * level(history, calendar, asOf, subject, trace),
-          trace);
+          regular, config.holidayFallbackFactor()
+              * level(history, calendar, asOf, since, subject, trace), trace);
     }
 
     // 4. A regular slot: regular days of the rolling window only.
     SlotHistory.Merged regular = history.merge(regularFrom, day, slot,
-        d -> calendar.kindOf(d) == DayKind.REGULAR);
+        d -> calendar.kindOf(d) == DayKind.REGULAR && after(grid, d, slot, since));
     trace.add(new TraceEntry(subject, RULE_WINDOW, "regular history", String.format(Locale.ROOT,
-        "%d regular days with data in %s..%s (window %d days, holidays excluded)",
-        regular.daysUsed(), regularFrom, day.minusDays(1), config.windowDays())));
+        "%d regular days with data in %s..%s (window %d days, holidays excluded%s)",
+        regular.daysUsed(), regularFrom, day.minusDays(1), config.windowDays(),
+        since == null ? "" : ", since the level shift at " + since)));
     return build(history, slotStart, grid, kind, ForecastBasis.REGULAR_HISTORY, regular,
-        level(history, calendar, asOf, subject, trace), trace);
+        level(history, calendar, asOf, since, subject, trace), trace);
+  }
+
+  /**
+   * The median of the same slot over the earlier days of its kind (the expectation the level
+   * factor compares a slot with), cut at {@code since}; empty without such history.
+   */
+  java.util.OptionalDouble sameSlotMedian(SlotHistory history, HolidayCalendar calendar,
+      Instant slotStart, Instant since) {
+    SlotGrid grid = history.grid();
+    LocalDate day = grid.date(slotStart);
+    int slot = grid.slotIndex(slotStart);
+    DayKind kind = calendar.kindOf(day);
+    LocalDate from = day.minusDays(kind == DayKind.HOLIDAY
+        ? config.holidayWindowDays() : config.windowDays());
+    DDSketch past = history.merge(from, day, slot,
+        d -> calendar.kindOf(d) == kind && after(grid, d, slot, since)).sketch();
+    return past.isEmpty() ? java.util.OptionalDouble.empty()
+        : java.util.OptionalDouble.of(past.getValueAtQuantile(Quantile.P50.level()));
+  }
+
+  private static boolean after(SlotGrid grid, LocalDate day, int slot, Instant since) {
+    return since == null || !grid.slotStart(day, slot).isBefore(since);
   }
 
   /**
@@ -120,7 +155,7 @@ public final class SlotForecaster {
    * expected sum; (3) the factor is actual / expected, bounded; 1 when nothing compares.
    */
   private double level(SlotHistory history, HolidayCalendar calendar, Instant asOf,
-      String subject, List<TraceEntry> trace) {
+      Instant since, String subject, List<TraceEntry> trace) {
     if (config.levelWindow().isZero()) {
       return 1.0;
     }
@@ -140,14 +175,11 @@ public final class SlotForecaster {
       if (today.isEmpty()) {
         continue;
       }
-      DayKind kind = calendar.kindOf(day);
-      LocalDate since = day.minusDays(kind == DayKind.HOLIDAY
-          ? config.holidayWindowDays() : config.windowDays());
-      DDSketch past = history.merge(since, day, slot, d -> calendar.kindOf(d) == kind).sketch();
-      if (past.isEmpty()) {
+      java.util.OptionalDouble sameSlot = sameSlotMedian(history, calendar, t, since);
+      if (sameSlot.isEmpty()) {
         continue;
       }
-      double median = past.getValueAtQuantile(Quantile.P50.level());
+      double median = sameSlot.getAsDouble();
       if (median <= 0) {
         continue;
       }

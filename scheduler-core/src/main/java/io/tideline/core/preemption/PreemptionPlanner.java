@@ -200,9 +200,27 @@ public final class PreemptionPlanner {
    */
   public PreemptionDecision reclaimIdle(String reclaimId, RunningJob job, String why,
       Instant now, Instant nextTroughStart) {
+    return reclaim(reclaimId, job, PreemptionRule.Q7_IDLE_RECLAIM, why, now, nextTroughStart);
+  }
+
+  /**
+   * Decides one reclaim quota asked for — of an idle job (Q7 RECLAIM), a shrink of an underused
+   * one (Q7 SHRINK), or borrowed GPUs a queue below its guarantee needs back (Q3): quota names the
+   * job, so there is no victim search and no score contest; the victim guards still apply (W1
+   * never-interrupted classes, W4 preemptible, P3 protection and cooldown, P5 near completion).
+   *
+   * @param reclaimId the decision's subject
+   * @param job the job quota names, as running now
+   * @param rule which reclaim ({@link PreemptionRule#Q7_IDLE_RECLAIM}, {@link
+   *     PreemptionRule#Q7_SHRINK}, {@link PreemptionRule#Q3_GUARANTEE_RECLAIM})
+   * @param why quota's reason, quoted in the trace
+   * @param now decision time
+   * @param nextTroughStart start of the next trough slot, for the P6 retry hint; nullable
+   */
+  public PreemptionDecision reclaim(String reclaimId, RunningJob job, PreemptionRule rule,
+      String why, Instant now, Instant nextTroughStart) {
     Verdict verdict = new Verdict(reclaimId, 0, 0, now);
-    verdict.head(PreemptionRule.Q7_IDLE_RECLAIM, Result.PASS, "quota recommends reclaiming "
-        + job.jobId() + ": " + why);
+    verdict.head(rule, Result.PASS, "quota asks to reclaim " + job.jobId() + ": " + why);
     String id = job.jobId();
     TraceEntry refusal = null;
     if (config.neverVictimClasses().contains(job.workloadClass())) {
@@ -210,7 +228,7 @@ public final class PreemptionPlanner {
           neverInterruptedText[job.workloadClass().ordinal()]);
     } else if (!job.preemptible()) {
       refusal = new TraceEntry(id, PreemptionRule.W4_PREEMPTIBLE, Result.REFUSE,
-          "not preemptible (declared at submission; an idle reclaim does not override it)");
+          "not preemptible (declared at submission; a reclaim does not override it)");
     } else if (guard.isProtected(job, now)) {
       refusal = new TraceEntry(id, PreemptionRule.P3_PROTECTION, Result.REFUSE,
           "protected until " + guard.protectedUntil(job));
@@ -228,15 +246,16 @@ public final class PreemptionPlanner {
     }
     if (refusal != null) {
       verdict.slots = new TraceEntry[] {refusal};
-      return verdict.refuse(PreemptionRule.Q7_IDLE_RECLAIM, "not reclaimed: " + refusal.detail());
+      return verdict.refuse(rule, "not reclaimed: " + refusal.detail());
     }
     verdict.totalCost = cost.gpuHours();
     double score = this.score.of(job, now);
     verdict.slots = new TraceEntry[] {new TraceEntry(id, PreemptionRule.VICTIM_SET, Result.TAKE,
-        "idle; score " + Numbers.d2(score) + ", cost " + Numbers.d2(cost.gpuHours()) + " GPU-h")};
+        rule.label() + "; score " + Numbers.d2(score) + ", cost " + Numbers.d2(cost.gpuHours())
+            + " GPU-h")};
     return verdict.preempt(List.of(new Victim(id, job.tenant(), job.user(), score, cost,
-            compensation(now, nextTroughStart))), PreemptionRule.Q7_IDLE_RECLAIM,
-        "reclaimed " + Numbers.d2(job.gpusHeld()) + " idle GPU(s) of " + id);
+            compensation(now, nextTroughStart))), rule,
+        "reclaimed " + Numbers.d2(job.gpusHeld()) + " GPU(s) of " + id);
   }
 
   /**

@@ -20,6 +20,8 @@ public enum PreemptionRule {
   FEASIBILITY("feasible placement"),
   VICTIM_SET("victim set"),
   Q7_IDLE_RECLAIM("Q7 idle reclaim"),
+  Q7_SHRINK("Q7 shrink"),
+  Q3_GUARANTEE_RECLAIM("Q3 guarantee reclaim"),
   F2_RESERVATION_START("F2 reservation start");
 
   private final String label;

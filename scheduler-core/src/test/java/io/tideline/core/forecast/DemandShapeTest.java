@@ -43,6 +43,6 @@ class DemandShapeTest {
     assertThat(alignment.shift()).isEqualTo(Duration.ofHours(21)); // 07:00 + 21 h = 04:00
     // a cosine trough at 04:00 peaks at 16:00: 08:00-22:00 holds most of the demand
     assertThat(alignment.dayShare()).isGreaterThan(0.70);
-    assertThat(alignment.meetsTidalShare(DemandShapeConfig.DEFAULTS)).isTrue();
+    assertThat(alignment.meetsDayShare(DemandShapeConfig.W2_STATED_DAY_SHARE)).isTrue();
   }
 }

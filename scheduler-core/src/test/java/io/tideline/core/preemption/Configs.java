@@ -67,6 +67,20 @@ final class Configs {
     return this;
   }
 
+  /** P3 protection window after a (re)start. */
+  Configs protectionWindow(java.time.Duration window) {
+    c = new PreemptionConfig(c.policyVersion(), c.onlineInferencePriority(),
+        c.batchInferencePriority(), c.trainingPriority(), c.exploratoryTrainingPriority(),
+        c.criticalMultiplier(), c.runTimeWeightPerHour(), c.gpuHourWeight(),
+        c.scoreRatioThreshold(), window, c.cooldown(),
+        c.classesWithPreemptionRight(), c.tenantsWithPreemptionRight(), c.neverVictimClasses(),
+        c.shardParallelFraction(), c.restoreFactor(), c.commRebuildBaseSeconds(),
+        c.commRebuildPerExtraNodeSeconds(), c.commRebuildMaxSeconds(), c.cacheFillGbPerSec(),
+        c.gainMargin(), c.nearCompletionFactor(), c.maxVictimStateGb(), c.queueBoost(),
+        c.sharedPoolFallback());
+    return this;
+  }
+
   PreemptionConfig build() {
     return c;
   }

@@ -71,10 +71,11 @@ class QuotaLedgerTest {
 
     double atEnd = l.decayedUsage(SEARCH_TRAINING, T0) / 3600;
     assertThat(atEnd).isCloseTo(3.99176, within(1e-5));
-    assertThat(l.decayedUsage(SEARCH_TRAINING, T0.plus(WEEK)) / 3600)
-        .isCloseTo(atEnd / 2, within(1e-9));
-    assertThat(l.decayedUsage(SEARCH_TRAINING, T0.plus(WEEK.multipliedBy(2))) / 3600)
-        .isCloseTo(atEnd / 4, within(1e-9));
+    // exact arithmetic: integer GPU-milliseconds, halved and rounded once per evaluation
+    long ms = l.decayedGpuMillis(SEARCH_TRAINING, T0);
+    assertThat(l.decayedGpuMillis(SEARCH_TRAINING, T0.plus(WEEK))).isEqualTo(Math.round(ms / 2.0));
+    assertThat(l.decayedGpuMillis(SEARCH_TRAINING, T0.plus(WEEK.multipliedBy(2))))
+        .isEqualTo(Math.round(ms / 4.0));
   }
 
   @Test

@@ -8,9 +8,9 @@ import java.time.Instant;
 import java.util.List;
 
 /** Builders for quota scenarios: a small standard organisation and fluent jobs. */
-final class QuotaTestKit {
+public final class QuotaTestKit {
 
-  static final Instant T0 = Instant.parse("2026-11-02T14:00:00Z");
+  public static final Instant T0 = Instant.parse("2026-11-02T14:00:00Z");
   static final double NO_CAP = Double.POSITIVE_INFINITY;
 
   static final String SEARCH_TRAINING = "acme/search/ranking/training";
@@ -44,12 +44,12 @@ final class QuotaTestKit {
     return QuotaLedger.empty(48, QuotaConfig.DEFAULTS.fairShareHalfLife());
   }
 
-  static JobBuilder job(String id) {
+  public static JobBuilder job(String id) {
     return new JobBuilder(id);
   }
 
   /** A search/ranking training job by default: preemptible, no preemption right, 1 GPU. */
-  static final class JobBuilder {
+  public static final class JobBuilder {
     private final String id;
     private String tenant = "search";
     private String team = "ranking";
@@ -61,74 +61,86 @@ final class QuotaTestKit {
     private int gpus = 1;
     private double share = 1.0;
     private Instant submittedAt = T0;
+    private long expectedSeconds = 3600;
+    private List<String> models = List.of();
 
     JobBuilder(String id) {
       this.id = id;
     }
 
-    JobBuilder ads() {
+    public JobBuilder ads() {
       tenant = "ads";
       team = "ctr";
       return this;
     }
 
-    JobBuilder tenant(String t, String tm) {
+    public JobBuilder tenant(String t, String tm) {
       tenant = t;
       team = tm;
       return this;
     }
 
-    JobBuilder online(String serviceId) {
+    public JobBuilder online(String serviceId) {
       workloadClass = WorkloadClass.ONLINE_INFERENCE;
       service = serviceId;
       return this;
     }
 
-    JobBuilder batch() {
+    public JobBuilder batch() {
       workloadClass = WorkloadClass.BATCH_INFERENCE;
       return this;
     }
 
-    JobBuilder critical() {
+    public JobBuilder critical() {
       critical = true;
       return this;
     }
 
-    JobBuilder nonPreemptible() {
+    public JobBuilder nonPreemptible() {
       preemptible = false;
       return this;
     }
 
-    JobBuilder wantsPreemptionRight() {
+    public JobBuilder wantsPreemptionRight() {
       preemptionRight = true;
       return this;
     }
 
-    JobBuilder gpus(int n) {
+    public JobBuilder gpus(int n) {
       gpus = n;
       return this;
     }
 
-    JobBuilder share(double s) {
+    public JobBuilder share(double s) {
       gpus = 1;
       share = s;
       return this;
     }
 
-    JobBuilder submittedAt(Instant t) {
+    public JobBuilder submittedAt(Instant t) {
       submittedAt = t;
       return this;
     }
 
-    JobBuilder submittedAfter(Duration d) {
+    public JobBuilder submittedAfter(Duration d) {
       submittedAt = T0.plus(d);
       return this;
     }
 
-    JobRequest build() {
+    public JobBuilder expectedSeconds(long s) {
+      expectedSeconds = s;
+      return this;
+    }
+
+    public JobBuilder models(String... m) {
+      models = List.of(m);
+      return this;
+    }
+
+    public JobRequest build() {
       return new JobRequest(id, tenant, team, "alice", workloadClass, critical, preemptible,
-          preemptionRight, service, gpus, share, Math.min(gpus, 8), 0, List.of(), submittedAt,
-          null, 3600, null, 0);
+          preemptionRight, service, gpus, share, Math.min(gpus, 8), 0, models, submittedAt,
+          null, expectedSeconds, null, 0);
     }
   }
 }

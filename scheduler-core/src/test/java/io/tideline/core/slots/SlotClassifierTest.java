@@ -1,17 +1,18 @@
 package io.tideline.core.slots;
 
+import static io.tideline.core.pbt.PropertyFailures.assertCatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tideline.core.pbt.Gens;
+import io.tideline.core.pbt.Seed;
+import io.tideline.core.pbt.SeededProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.Size;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class SlotClassifierTest {
@@ -91,22 +92,42 @@ class SlotClassifierTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slot 3");
   }
 
-  @Property(tries = 30)
-  void classesAreMonotoneInUsage(
-      @ForAll @Size(value = 96) List<@DoubleRange(min = 0, max = 1000) Double> usage) {
-    double[] profile = usage.stream().mapToDouble(Double::doubleValue).toArray();
+  @SeededProperty
+  void classesAreMonotoneInUsage(Seed seed) {
+    classesRiseWithUsage(seed, profile -> classifier.classify(GRID, profile));
+  }
 
-    SlotMap map = classifier.classify(GRID, profile);
+  /** @param classify the slot map of a profile: the real classifier or a broken fixture */
+  void classesRiseWithUsage(Seed seed, Function<double[], SlotMap> classify) {
+    seed.qt(30).forAll(Gens.lists(Gens.doubles2(0, 1000), 96, 96)).checkAssert(usage -> {
+      double[] profile = usage.stream().mapToDouble(Double::doubleValue).toArray();
 
-    // a slot with more usage never gets a lower class than a slot with less
-    for (int a = 0; a < profile.length; a++) {
-      for (int b = 0; b < profile.length; b++) {
-        if (profile[a] < profile[b]) {
-          assertThat(map.classOf(a)).isLessThanOrEqualTo(map.classOf(b));
+      SlotMap map = classify.apply(profile);
+
+      // a slot with more usage never gets a lower class than a slot with less
+      for (int a = 0; a < profile.length; a++) {
+        for (int b = 0; b < profile.length; b++) {
+          if (profile[a] < profile[b]) {
+            assertThat(map.classOf(a)).as("class of slot %d (%s) vs slot %d (%s): monotone", a,
+                profile[a], b, profile[b]).isLessThanOrEqualTo(map.classOf(b));
+          }
         }
       }
-    }
-    assertThat(new SlotClassifier(SlotClassifierConfig.DEFAULTS).classify(GRID, profile))
-        .isEqualTo(map);
+      assertThat(classify.apply(profile)).as("same map for the same profile").isEqualTo(map);
+    });
+  }
+
+  @Test
+  void shouldCatchAClassifierThatReadsTheProfileBackwards() {
+    // broken: slot s is classified by the usage of slot 95 - s
+    Function<double[], SlotMap> backwards = profile -> {
+      double[] reversed = new double[profile.length];
+      for (int s = 0; s < profile.length; s++) {
+        reversed[s] = profile[profile.length - 1 - s];
+      }
+      return classifier.classify(GRID, reversed);
+    };
+
+    assertCatches(seed -> classesRiseWithUsage(seed, backwards), "monotone");
   }
 }

@@ -40,7 +40,6 @@ public class SlotHistoryBenchmark {
   private final HolidayCalendar calendar = HolidayCalendar.none(ZoneOffset.UTC);
   private final SlotClassifier classifier = new SlotClassifier(SlotClassifierConfig.DEFAULTS);
   private SlotHistory history;
-  private byte[] bytes;
   private double[] profile;
   private Instant nextSlot;
   private long tick;
@@ -53,7 +52,6 @@ public class SlotHistoryBenchmark {
       double tide = 60 + 40 * Math.sin(2 * Math.PI * (minute % 1440) / 1440.0);
       history.record(START.plusSeconds(60L * minute), Math.round(tide + random.nextInt(10)));
     }
-    bytes = history.toBytes();
     profile = history.meanProfile(LocalDate.parse("2026-11-16"), 14, calendar);
     nextSlot = Instant.parse("2026-11-16T08:00:00Z");
   }
@@ -64,10 +62,8 @@ public class SlotHistoryBenchmark {
   }
 
   @Benchmark
-  public byte[] decodeRecordEncode() {
-    SlotHistory restored = SlotHistory.fromBytes(bytes);
-    restored.record(Instant.parse("2026-11-15T23:59:00Z"), 42 + (tick++ & 7));
-    return restored.toBytes();
+  public SlotHistory recordOneMinuteCopyOnWrite() {
+    return history.plus(Instant.parse("2026-11-15T23:59:00Z"), 42 + (tick++ & 7));
   }
 
   @Benchmark

@@ -1,0 +1,768 @@
+package io.tideline.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tideline.events.ClockSource;
+import io.tideline.events.ClockTick;
+import io.tideline.events.DeadLetter;
+import io.tideline.events.DeliveryStatus;
+import io.tideline.events.GpuAssignment;
+import io.tideline.events.GpuInfo;
+import io.tideline.events.GpuSample;
+import io.tideline.events.Holiday;
+import io.tideline.events.JobLifecycle;
+import io.tideline.events.JobSubmitted;
+import io.tideline.events.LifecycleType;
+import io.tideline.events.NodeInventory;
+import io.tideline.events.NoticeDelivery;
+import io.tideline.events.NotifyPreference;
+import io.tideline.events.PlacementDecision;
+import io.tideline.events.PlacementOutcome;
+import io.tideline.events.QuotaConfigDocument;
+import io.tideline.events.QuotaConfigFormat;
+import io.tideline.events.QuotaVerdict;
+import io.tideline.events.SampleSource;
+import io.tideline.events.SampleState;
+import io.tideline.platform.serde.ContractSubjects;
+import io.tideline.testkit.ClusterNodes;
+import io.tideline.testkit.ConfluentPythonClient;
+import io.tideline.testkit.JobSubmissions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Issue #16's fault and bad-input suite, black-box on the whole system as a user runs it (every
+ * part a real process: {@link Stack}): one named test per finding, the hostile-record catalogue of
+ * every externally written topic with its counts printed (sent / dead-lettered / lost), kill -9
+ * of every service mid-stream with the allocation, placement and notice invariants checked,
+ * broker and registry restarts, and Confluent's own client as an independent one. It asserts on
+ * topics and health only, so it holds whatever the kernels inside the services become.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultSuiteTest {
+
+  static Stack stack;
+  static Topics topics;
+  static final Map<String, String> REPORT = new LinkedHashMap<>();
+  static long started;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration DECISION = Duration.ofMinutes(3);
+
+  @BeforeAll
+  static void start() throws Exception {
+    started = System.nanoTime();
+    stack = Stack.start();
+    topics = new Topics(stack.broker.bootstrap(), stack.registry.url());
+    REPORT.put("stack start", secondsSince(started) + " s");
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    REPORT.put("suite total", secondsSince(started) + " s");
+    StringBuilder out = new StringBuilder("\n==== fault suite report ====\n");
+    REPORT.forEach((k, v) -> out.append(k).append(": ").append(v).append('\n'));
+    System.out.println(out);
+    Files.writeString(Path.of("target", "faults-report.txt"), out.toString());
+    if (topics != null) {
+      topics.close();
+    }
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  // ---- finding 7 (and 4 of "what to build"): contracts on a fresh stack, Confluent's client ----
+
+  @Test
+  @Order(1)
+  void finding7_shouldServeEverySubjectOnAFreshStackAndLetConfluentsClientProduceAndDecode()
+      throws Exception {
+    // a fresh stack serves jobs.submitted-value before anyone submitted anything
+    JsonNode latest = JSON.readTree(stack.registry.get(
+        "/apis/ccompat/v7/subjects/jobs.submitted-value/versions/latest"));
+    assertThat(latest.get("id").asInt()).isPositive();
+
+    ConfluentPythonClient confluent = ConfluentPythonClient.install();
+    confluent.produceJob(stack.broker.bootstrap(), stack.registry.url(), "jobs.submitted",
+        "py-job-1");
+    topics.await("placement.decisions", PlacementDecision.class,
+        d -> d.getJobId().equals("py-job-1"), DECISION);
+    assertThat(stack.service("notifier-svc").post("/quota-requests", quotaRequest("qr-py", "pyuser")))
+        .isEqualTo(202);
+    topics.await("notices", io.tideline.events.Notice.class,
+        n -> n.getNoticeId().startsWith("quota-request:qr-py"), DECISION);
+
+    List<String> decisionTopics = List.of("jobs.submitted", "quota.verdicts", "quota.state",
+        "placement.decisions", "placement.queue", "placement.ledger.inputs", "quota.inputs",
+        "preemption.inputs", "notices", "cluster.inventory");
+    List<JsonNode> decoded = confluent.decode(stack.broker.bootstrap(), stack.registry.url(),
+        decisionTopics);
+    Map<String, Integer> perTopic = new TreeMap<>();
+    for (JsonNode d : decoded) {
+      if (d.has("empty")) {
+        continue;
+      }
+      String topic = d.get("topic").asText();
+      perTopic.merge(topic, 1, Integer::sum);
+    }
+    // byte-identical round trip of what Confluent's deserializer decoded, on a sample per topic
+    Map<String, Map<Long, byte[]>> ours = new HashMap<>();
+    for (String t : perTopic.keySet()) {
+      Map<Long, byte[]> m = new HashMap<>();
+      for (ConsumerRecord<byte[], byte[]> r : topics.all(t)) {
+        if (r.value() != null) {
+          m.put(((long) r.partition() << 40) | r.offset(),
+              Arrays.copyOfRange(r.value(), 5, r.value().length));
+        }
+      }
+      ours.put(t, m);
+    }
+    for (JsonNode d : decoded) {
+      if (d.has("empty")) {
+        continue;
+      }
+      byte[] mine = ours.get(d.get("topic").asText())
+          .get(((long) d.get("partition").asInt() << 40) | d.get("offset").asLong());
+      assertThat(java.util.HexFormat.of().parseHex(d.get("reencoded").asText()))
+          .as("%s-%s@%s", d.get("topic"), d.get("partition"), d.get("offset")).isEqualTo(mine);
+    }
+    assertThat(perTopic).containsKeys("jobs.submitted", "quota.verdicts", "placement.decisions",
+        "notices");
+    REPORT.put("finding 7: Confluent's Python client decoded", perTopic.toString());
+  }
+
+  // ---- finding 1: poison records ----------------------------------------------------------------
+
+  @Test
+  @Order(2)
+  void finding1_shouldSurviveAJobIdOf400000CharactersInQuotaAndTheForecasterAndDeadLetterIt() {
+    String id = "x".repeat(400_000);
+    RecordMetadata at = topics.send("jobs.submitted", null,
+        JobSubmissions.training(id).at(Instant.now()).build());
+    Set<String> by = awaitLetters("jobs.submitted", at, Set.of("quota-svc", "forecaster-svc",
+        "placement-svc", "preemption-svc"));
+    assertThat(by).contains("quota-svc", "forecaster-svc");
+    assertPlaced("after-long-id");
+    stack.awaitHealthy(Duration.ofMinutes(1));
+  }
+
+  @Test
+  @Order(3)
+  void finding1_shouldSurviveANodeClaiming2147483647GpusAcrossARestartOfPlacement()
+      throws IOException {
+    NodeInventory n = node("fault-huge");
+    n.setGpuCount(Integer.MAX_VALUE);
+    RecordMetadata at = topics.send("cluster.inventory", "fault-huge", n);
+    assertThat(awaitLetters("cluster.inventory", at, Set.of("placement-svc")))
+        .contains("placement-svc");
+    // the topic is compacted: the record stays, and a restart reads it again
+    stack.kill9AndRestart("placement-svc");
+    assertPlaced("after-huge-node");
+    stack.awaitHealthy(Duration.ofMinutes(1));
+  }
+
+  // ---- finding 2: the notifier ------------------------------------------------------------------
+
+  @Test
+  @Order(4)
+  void finding2_shouldSurviveAClockTickOnTheDirectoryWithHealthHonestAndRequestsAnswered() {
+    ServiceProcess notifier = stack.service("notifier-svc");
+    RecordMetadata at = topics.sendRaw("notify.directory", "mallory".getBytes(),
+        topics.bytes("cluster.clock", tick(Instant.now())));
+    assertThat(awaitLetters("notify.directory", at, Set.of("notifier-svc")))
+        .contains("notifier-svc");
+    assertThat(notifier.status("/q/health")).isEqualTo(200);
+    assertThat(notifier.post("/quota-requests", quotaRequest("qr-after-tick", "mallory")))
+        .isEqualTo(202);
+    assertThat(notifier.put("/directory/mallory", "{\"channels\":[\"FAX\"]}")).isEqualTo(400);
+    assertThat(notifier.put("/directory/mallory", "{\"zoneId\":\"Mars/Olympus\"}"))
+        .isEqualTo(400);
+    assertThat(notifier.put("/directory/mallory",
+        "{\"channels\":[\"SLACK\"],\"slackWebhookUrl\":\"file:///etc/passwd\"}"))
+        .isEqualTo(400);
+  }
+
+  // ---- finding 3: event time --------------------------------------------------------------------
+
+  @Test
+  @Order(5)
+  void finding3_shouldDeadLetterSubmissionsFrom2300Epoch0AndYear1AndMoveNoClock() {
+    Instant now = Instant.now();
+    for (String t : List.of("2300-01-01T00:00:00Z", "1970-01-01T00:00:00Z",
+        "0001-01-01T00:00:00Z")) {
+      RecordMetadata at = topics.send("jobs.submitted", "future-" + t.substring(0, 4),
+          JobSubmissions.training("future-" + t.substring(0, 4)).at(Instant.parse(t)).build());
+      assertThat(awaitLetters("jobs.submitted", at, Set.of("quota-svc", "placement-svc")))
+          .contains("quota-svc", "placement-svc");
+    }
+    // what is decided next is stamped with the time of now, not 2300
+    String job = "after-future";
+    topics.send("jobs.submitted", job, JobSubmissions.training(job).at(Instant.now()).build());
+    QuotaVerdict v = topics.await("quota.verdicts", QuotaVerdict.class,
+        x -> x.getJobId().equals(job), DECISION).get(0);
+    PlacementDecision d = topics.await("placement.decisions", PlacementDecision.class,
+        x -> x.getJobId().equals(job), DECISION).get(0);
+    Instant bound = now.plus(Duration.ofHours(2));
+    assertThat(v.getDecidedAt()).isBefore(bound);
+    assertThat(d.getDecidedAt()).isBefore(bound);
+  }
+
+  // ---- finding 5 and the catalogue ------------------------------------------------------------
+
+  @Test
+  @Order(6)
+  void finding5_shouldDeadLetterEveryHostileRecordOfTheCatalogueAndLoseNone() {
+    Map<String, List<Hostile>> catalogue = catalogue();
+    Map<String, List<RecordMetadata>> sent = new LinkedHashMap<>();
+    catalogue.forEach((topic, records) -> {
+      List<RecordMetadata> at = new ArrayList<>();
+      for (Hostile h : records) {
+        at.add(topics.sendRaw(topic, h.key(), h.value()));
+      }
+      sent.put(topic, at);
+    });
+    // wait until every hostile record has a letter (or the deadline), then count
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    Map<String, Map<Long, Set<String>>> lettered;
+    do {
+      Ports.sleep(2_000);
+      lettered = letteredBy(sent.keySet());
+    } while (System.nanoTime() < deadline && missing(sent, lettered) > 0);
+    Ports.sleep(5_000); // the slower consumers' letters, for the per-service counts
+    lettered = letteredBy(sent.keySet());
+
+    StringBuilder table = new StringBuilder(String.format("%n  %-18s %5s %14s %5s  %s%n",
+        "topic", "sent", "dead-lettered", "lost", "letters by service"));
+    int totalSent = 0;
+    int totalLost = 0;
+    List<String> lostRecords = new ArrayList<>();
+    for (var e : sent.entrySet()) {
+      String topic = e.getKey();
+      Map<Long, Set<String>> byOffset = lettered.getOrDefault(topic, Map.of());
+      Map<String, Integer> perService = new TreeMap<>();
+      int ok = 0;
+      for (int i = 0; i < e.getValue().size(); i++) {
+        RecordMetadata m = e.getValue().get(i);
+        Set<String> services = byOffset.getOrDefault(where(m), Set.of());
+        if (services.isEmpty()) {
+          lostRecords.add(topic + ": " + catalogue.get(topic).get(i).label());
+        } else {
+          ok++;
+        }
+        services.forEach(s -> perService.merge(s, 1, Integer::sum));
+      }
+      int lost = e.getValue().size() - ok;
+      totalSent += e.getValue().size();
+      totalLost += lost;
+      table.append(String.format("  %-18s %5d %14d %5d  %s%n", topic, e.getValue().size(), ok,
+          lost, perService));
+    }
+    table.append(String.format("  %-18s %5d %14d %5d%n", "total", totalSent,
+        totalSent - totalLost, totalLost));
+    REPORT.put("hostile-record catalogue", table.toString());
+    System.out.println(table);
+    assertThat(lostRecords).as("hostile records no consumer dead-lettered").isEmpty();
+    // and the system goes on
+    stack.awaitHealthy(Duration.ofMinutes(1));
+    assertPlaced("after-catalogue");
+    assertThat(stack.service("notifier-svc")
+        .post("/quota-requests", quotaRequest("qr-after-catalogue", "fault-user"))).isEqualTo(202);
+  }
+
+  // ---- finding 8: notices exactly once across kill -9 -------------------------------------------
+
+  @Test
+  @Order(7)
+  void finding8_shouldDeliverEachNoticeOnceAcrossAKill9OfTheNotifierWhilePosting()
+      throws IOException {
+    ServiceProcess notifier = stack.service("notifier-svc");
+    stack.webhooks.delayMillis = 300;
+    int before = stack.webhooks.posts.size();
+    int n = 30;
+    for (int i = 0; i < n; i++) {
+      assertThat(notifier.post("/quota-requests", quotaRequest("qr-k9-" + i, "k9-user-" + i)))
+          .isEqualTo(202);
+    }
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (keysFor("qr-k9-").size() < n / 3 && System.nanoTime() < deadline) {
+      Ports.sleep(100);
+    }
+    notifier.kill9();
+    stack.webhooks.delayMillis = 0;
+    notifier.start();
+    notifier.awaitReady(Duration.ofMinutes(5));
+    deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (keysFor("qr-k9-").size() < n && System.nanoTime() < deadline) {
+      Ports.sleep(500);
+    }
+    List<WebhookSink.Post> posts = stack.webhooks.posts.subList(before,
+        stack.webhooks.posts.size()).stream().filter(p -> p.body().contains("qr-k9-")).toList();
+    Set<String> keys = keysFor("qr-k9-");
+    Map<String, Long> perKey = posts.stream().collect(Collectors.groupingBy(
+        WebhookSink.Post::idempotencyKey, Collectors.counting()));
+    long delivered = 0;
+    deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    do {
+      Map<String, NoticeDelivery> latest = new HashMap<>();
+      topics.values("notices.deliveries", NoticeDelivery.class)
+          .forEach(d -> latest.put(d.getNoticeId() + "|" + d.getChannel(), d));
+      delivered = latest.entrySet().stream().filter(e -> e.getKey().contains("qr-k9-")
+          && e.getValue().getStatus() == DeliveryStatus.DELIVERED).count();
+    } while (delivered < n && System.nanoTime() < deadline && sleepHalfASecond());
+    REPORT.put("finding 8: notices", n + " notices, " + posts.size() + " posts, " + keys.size()
+        + " distinct idempotency keys, " + delivered + " recorded DELIVERED, re-sent after the kill: "
+        + perKey.values().stream().filter(c -> c > 1).count());
+    assertThat(keys).hasSize(n);
+    assertThat(perKey.values()).allSatisfy(c -> assertThat(c).isLessThanOrEqualTo(2));
+    assertThat(posts.size()).isLessThanOrEqualTo(n + 1);
+    assertThat(delivered).isEqualTo(n);
+    assertThat(posts).allSatisfy(p -> assertThat(p.idempotencyKey()).isNotBlank());
+  }
+
+  // ---- kill -9 of every service mid-stream, invariants ------------------------------------------
+
+  @Test
+  @Order(8)
+  void shouldKeepAllocationsPlacementsAndVerdictsSoundAcrossAKill9OfEveryServiceMidStream()
+      throws Exception {
+    List<String> jobs = new ArrayList<>();
+    int[] sizes = {1, 2, 4, 8};
+    Thread submitter = new Thread(() -> {
+      for (int i = 0; i < 48; i++) {
+        String id = "k9-job-" + i;
+        jobs.add(id);
+        topics.send("jobs.submitted", id, JobSubmissions.training(id).gpus(sizes[i % 4])
+            .gang(sizes[i % 4], 1).at(Instant.now()).build());
+        Ports.sleep(250);
+      }
+    });
+    long t0 = System.nanoTime();
+    submitter.start();
+    List<String> order = List.of("quota-svc", "placement-svc", "preemption-svc",
+        "forecaster-svc", "gpu-telemetry-svc", "notifier-svc");
+    for (String s : order) {
+      Ports.sleep(1_500);
+      stack.service(s).kill9();
+    }
+    for (String s : order) {
+      stack.service(s).start();
+    }
+    for (String s : order) {
+      stack.service(s).awaitReady(Duration.ofMinutes(5));
+    }
+    submitter.join();
+    // every job decided
+    long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+    List<PlacementDecision> decisions;
+    Set<String> decided;
+    do {
+      Ports.sleep(2_000);
+      decisions = topics.values("placement.decisions", PlacementDecision.class);
+      decided = decisions.stream().map(PlacementDecision::getJobId).collect(Collectors.toSet());
+    } while (!decided.containsAll(jobs) && System.nanoTime() < deadline);
+    assertThat(decided).containsAll(jobs);
+
+    // no GPU held twice at any point, no job placed twice, no decision twice, no verdict twice
+    Map<String, Double> held = new HashMap<>();
+    Map<String, List<GpuAssignment>> holding = new HashMap<>();
+    Map<String, Integer> placements = new HashMap<>();
+    Set<String> ids = new HashSet<>();
+    List<String> duplicateIds = new ArrayList<>();
+    List<String> overbooked = new ArrayList<>();
+    for (PlacementDecision d : decisions) { // one cluster: one partition, in decision order
+      if (!ids.add(d.getDecisionId())) {
+        duplicateIds.add(d.getDecisionId());
+      }
+      switch (d.getOutcome()) {
+        case PLACED, MIGRATED -> {
+          if (d.getOutcome() == PlacementOutcome.PLACED) {
+            placements.merge(d.getJobId(), holding.containsKey(d.getJobId()) ? 100 : 1,
+                Integer::sum);
+          }
+          release(holding.remove(d.getJobId()), held);
+          holding.put(d.getJobId(), d.getAssignments());
+          for (GpuAssignment a : d.getAssignments()) {
+            double s = held.merge(a.getNodeId() + "/" + a.getGpuIndex(), a.getShare(),
+                Double::sum);
+            if (s > 1.0 + 1e-9) {
+              overbooked.add(a.getNodeId() + "/" + a.getGpuIndex() + " by " + d.getDecisionId());
+            }
+          }
+        }
+        case RELEASED -> release(holding.remove(d.getJobId()), held);
+        default -> { }
+      }
+    }
+    List<QuotaVerdict> verdicts = topics.values("quota.verdicts", QuotaVerdict.class);
+    Map<String, Long> sameVerdict = verdicts.stream().collect(Collectors.groupingBy(
+        v -> v.getJobId() + "|" + v.getVerdict() + "|" + v.getDecidedAt() + "|" + v.getQueue(),
+        Collectors.counting()));
+    REPORT.put("kill -9 of every service mid-stream", jobs.size() + " jobs, "
+        + decisions.size() + " placement decisions, "
+        + placements.values().stream().mapToInt(Integer::intValue).sum() + " placements, "
+        + held.size() + " GPUs held, all decided in " + secondsSince(t0) + " s");
+    assertThat(duplicateIds).as("decision ids written twice").isEmpty();
+    assertThat(placements).as("jobs placed while still placed").allSatisfy((j, c) ->
+        assertThat(c).isLessThan(100));
+    assertThat(overbooked).as("GPUs allocated beyond one at some point").isEmpty();
+    assertThat(sameVerdict).as("verdicts written twice").allSatisfy((k, c) ->
+        assertThat(c).isEqualTo(1));
+    stack.awaitHealthy(Duration.ofMinutes(2));
+  }
+
+  // ---- finding 6: the registry keeps its schemas --------------------------------------------------
+
+  @Test
+  @Order(9)
+  void finding6_shouldKeepEverySchemaAndIdAcrossAKill9OfTheRegistry() throws Exception {
+    Map<String, Integer> before = subjectIds();
+    stack.registry.restart(true);
+    Map<String, Integer> after = subjectIds();
+    assertThat(after).isEqualTo(before);
+    // records written before decode; a new submission is admitted and placed
+    assertThat(topics.values("placement.decisions", PlacementDecision.class)).isNotEmpty();
+    stack.awaitHealthy(Duration.ofMinutes(2));
+    assertPlaced("after-registry-restart");
+    for (ServiceProcess p : stack.services.values()) {
+      JsonNode registryCheck = null;
+      for (JsonNode check : JSON.readTree(p.get("/q/health/ready")).get("checks")) {
+        if (check.get("name").asText().equals("schema-registry")) {
+          registryCheck = check;
+        }
+      }
+      assertThat(registryCheck).as(p.name).isNotNull();
+      assertThat(registryCheck.at("/data/identityChanges").asInt(-1)).as(p.name).isZero();
+    }
+    REPORT.put("finding 6: registry kill -9", before.size() + " subjects, ids unchanged");
+  }
+
+  @Test
+  @Order(10)
+  void shouldRecoverFromAKill9OfTheBrokerAndPlaceWhatComesNext() throws Exception {
+    long t0 = System.nanoTime();
+    stack.broker.kill9AndRestart();
+    stack.awaitHealthy(Duration.ofMinutes(3));
+    assertPlaced("after-broker-restart");
+    REPORT.put("broker kill -9", "healthy and placing again after " + secondsSince(t0) + " s");
+  }
+
+  private static boolean sleepHalfASecond() {
+    Ports.sleep(500);
+    return true;
+  }
+
+  private static void release(List<GpuAssignment> was, Map<String, Double> held) {
+    if (was != null) {
+      for (GpuAssignment a : was) {
+        held.merge(a.getNodeId() + "/" + a.getGpuIndex(), -a.getShare(), Double::sum);
+      }
+    }
+  }
+
+  // ---- the catalogue ------------------------------------------------------------------------
+
+  /** One hostile record: what it is, its key and its bytes. */
+  record Hostile(String label, byte[] key, byte[] value) {}
+
+  private static Map<String, List<Hostile>> catalogue() {
+    Map<String, List<Hostile>> c = new LinkedHashMap<>();
+    Instant now = Instant.now();
+    Instant y2300 = Instant.parse("2300-01-01T00:00:00Z");
+    byte[] tickFrame = topics.bytes("cluster.clock", tick(now));
+    byte[] holidayFrame = topics.bytes("forecast.holidays", holiday("2026-12-25"));
+
+    // jobs.submitted
+    List<Hostile> jobs = common("jobs.submitted", JobSubmissions.training("cat-valid").at(now)
+        .build(), tickFrame, true);
+    jobs.add(typed("jobs.submitted", "submittedAt 2300", "cat-2300",
+        JobSubmissions.training("cat-2300").at(y2300).build()));
+    jobs.add(typed("jobs.submitted", "submittedAt year 1", "cat-y1",
+        JobSubmissions.training("cat-y1").at(Instant.parse("0001-01-01T00:00:00Z")).build()));
+    JobSubmitted nanCache = JobSubmissions.training("cat-nan").at(now).build();
+    nanCache.setDataCacheGb(Double.NaN);
+    jobs.add(typed("jobs.submitted", "NaN dataCacheGb", "cat-nan", nanCache));
+    JobSubmitted zero = JobSubmissions.training("cat-zero").at(now).build();
+    zero.getResources().setGpuCount(0);
+    jobs.add(typed("jobs.submitted", "0 GPUs", "cat-zero", zero));
+    JobSubmitted nanShare = JobSubmissions.onlineInference("cat-share", "search-api", 0.5)
+        .at(now).build();
+    nanShare.getResources().setGpuShare(Double.NaN);
+    jobs.add(typed("jobs.submitted", "NaN gpuShare", "cat-share", nanShare));
+    jobs.add(typed("jobs.submitted", "tenant of 300 chars", "cat-tenant",
+        JobSubmissions.training("cat-tenant").tenant("t".repeat(300), "ranking").at(now)
+            .build()));
+    jobs.add(typed("jobs.submitted", "jobId of 300 chars", null,
+        JobSubmissions.training("j".repeat(300)).at(now).build()));
+    c.put("jobs.submitted", jobs);
+
+    // jobs.lifecycle
+    JobLifecycle valid = lifecycle("cat-l", now);
+    List<Hostile> life = common("jobs.lifecycle", valid, tickFrame, true);
+    life.add(typed("jobs.lifecycle", "negative occurredAt", "cat-l",
+        lifecycle("cat-l", Instant.ofEpochMilli(-1_000))));
+    life.add(typed("jobs.lifecycle", "occurredAt 2300", "cat-l", lifecycle("cat-l", y2300)));
+    JobLifecycle nan = lifecycle("cat-l", now);
+    nan.setProgress(Double.NaN);
+    life.add(typed("jobs.lifecycle", "NaN progress", "cat-l", nan));
+    JobLifecycle seven = lifecycle("cat-l", now);
+    seven.setProgress(7.0);
+    life.add(typed("jobs.lifecycle", "progress 7", "cat-l", seven));
+    JobLifecycle badGpu = lifecycle("cat-l", now);
+    badGpu.setAssignments(List.of(GpuAssignment.newBuilder().setNodeId("n1").setGpuIndex(1000)
+        .setShare(1.0).build()));
+    life.add(typed("jobs.lifecycle", "GPU index 1000", "cat-l", badGpu));
+    c.put("jobs.lifecycle", life);
+
+    // cluster.inventory
+    List<Hostile> inv = common("cluster.inventory", node("cat-n"), tickFrame, true);
+    for (int gpus : new int[] {Integer.MAX_VALUE, 100_000, 0}) {
+      NodeInventory n = node("cat-n");
+      n.setGpuCount(gpus);
+      inv.add(typed("cluster.inventory", "gpuCount " + gpus, "cat-n", n));
+    }
+    NodeInventory mismatch = node("cat-n");
+    List<GpuInfo> four = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      four.add(GpuInfo.newBuilder().setIndex(i).build());
+    }
+    mismatch.setGpus(four);
+    inv.add(typed("cluster.inventory", "gpus[4] vs gpuCount 8", "cat-n", mismatch));
+    NodeInventory memory = node("cat-n");
+    memory.setGpuMemoryMiB(-1);
+    inv.add(typed("cluster.inventory", "negative GPU memory", "cat-n", memory));
+    c.put("cluster.inventory", inv);
+
+    // gpu.telemetry
+    List<Hostile> tel = common("gpu.telemetry", sample("cat-g", now), tickFrame, true);
+    GpuSample util = sample("cat-g", now);
+    util.setUtilizationPct(150.0);
+    tel.add(typed("gpu.telemetry", "utilisation 150%", "cat-g", util));
+    GpuSample power = sample("cat-g", now);
+    power.setPowerWatts(Double.NaN);
+    tel.add(typed("gpu.telemetry", "NaN power", "cat-g", power));
+    GpuSample index = sample("cat-g", now);
+    index.setGpuIndex(1000);
+    tel.add(typed("gpu.telemetry", "GPU index 1000", "cat-g", index));
+    tel.add(typed("gpu.telemetry", "sampledAt 2300", "cat-g", sample("cat-g", y2300)));
+    c.put("gpu.telemetry", tel);
+
+    // quota.config
+    List<Hostile> quota = common("quota.config", quotaDoc("cat-1", ":: not yaml", now),
+        tickFrame, true);
+    quota.add(typed("quota.config", "document not YAML", "default",
+        quotaDoc("cat-2", "::: [ not yaml", now)));
+    quota.add(typed("quota.config", "blank version", "default", quotaDoc(" ", "a: 1", now)));
+    quota.add(typed("quota.config", "publishedAt 2300", "default",
+        quotaDoc("cat-3", "a: 1", y2300)));
+    c.put("quota.config", quota);
+
+    // notify.directory (a null value deletes an entry here: not hostile)
+    List<Hostile> dir = common("notify.directory", entry("cat-u"), tickFrame, false);
+    NotifyPreference fax = entry("cat-u");
+    fax.setChannels(List.of("FAX"));
+    dir.add(typed("notify.directory", "channel FAX", "cat-u", fax));
+    NotifyPreference mars = entry("cat-u");
+    mars.setZoneId("Mars/Olympus");
+    dir.add(typed("notify.directory", "zone Mars/Olympus", "cat-u", mars));
+    NotifyPreference quiet = entry("cat-u");
+    quiet.setQuietStart("25:99");
+    quiet.setQuietEnd("07:00");
+    dir.add(typed("notify.directory", "quietStart 25:99", "cat-u", quiet));
+    NotifyPreference file = entry("cat-u");
+    file.setSlackWebhookUrl("file:///etc/passwd");
+    dir.add(typed("notify.directory", "webhook file:///etc/passwd", "cat-u", file));
+    dir.add(typed("notify.directory", "key is another user's", "cat-other", entry("cat-u")));
+    c.put("notify.directory", dir);
+
+    // forecast.holidays (a null value withdraws a holiday here: not hostile)
+    List<Hostile> hol = common("forecast.holidays", holiday("2026-12-25"), tickFrame, false);
+    hol.add(typed("forecast.holidays", "key not a date", "someday", holiday("2026-12-25")));
+    hol.add(typed("forecast.holidays", "date differs from key", "2026-12-26",
+        holiday("2026-12-25")));
+    Holiday blank = holiday("2026-12-25");
+    blank.setName(" ");
+    hol.add(typed("forecast.holidays", "blank name", "2026-12-25", blank));
+    Holiday future = holiday("2026-12-25");
+    future.setDeclaredAt(y2300);
+    hol.add(typed("forecast.holidays", "declaredAt 2300", "2026-12-25", future));
+    c.put("forecast.holidays", hol);
+
+    // cluster.clock
+    List<Hostile> clock = common("cluster.clock", tick(now), holidayFrame, true);
+    clock.add(typed("cluster.clock", "time 2300", "default", tick(y2300)));
+    clock.add(typed("cluster.clock", "time epoch 0", "default", tick(Instant.EPOCH)));
+    ClockTick interval = tick(now);
+    interval.setIntervalMillis(0);
+    clock.add(typed("cluster.clock", "interval 0", "default", interval));
+    ClockTick blankCluster = tick(now);
+    blankCluster.setCluster("");
+    clock.add(typed("cluster.clock", "no cluster", "default", blankCluster));
+    c.put("cluster.clock", clock);
+    return c;
+  }
+
+  /** The hostile frames every topic gets: garbage, empty, truncated, another type's frame. */
+  private static List<Hostile> common(String topic, Object valid, byte[] otherTypeFrame,
+      boolean nullIsHostile) {
+    byte[] frame = topics.bytes(topic, valid);
+    byte[] random = new byte[64];
+    new Random(topic.hashCode()).nextBytes(random);
+    random[0] = 0x37;
+    List<Hostile> h = new ArrayList<>(List.of(
+        new Hostile("random bytes", "k".getBytes(), random),
+        new Hostile("empty value", "k".getBytes(), new byte[0]),
+        new Hostile("unknown schema id", "k".getBytes(), new byte[] {0, 0x7f, -1, -1, -1, 2, 4}),
+        new Hostile("truncated frame", "k".getBytes(), Arrays.copyOf(frame, frame.length / 2)),
+        new Hostile("valid frame of another type", "k".getBytes(), otherTypeFrame)));
+    if (nullIsHostile) {
+      h.add(new Hostile("null value (tombstone)", "k".getBytes(), null));
+    }
+    return h;
+  }
+
+  private static Hostile typed(String topic, String label, String key, Object value) {
+    return new Hostile(label, key == null ? null : key.getBytes(), topics.bytes(topic, value));
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  /** Waits until the record at {@code at} has letters from all {@code from} (or 2 min). */
+  private static Set<String> awaitLetters(String topic, RecordMetadata at, Set<String> from) {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    Set<String> by = Set.of();
+    while (System.nanoTime() < deadline) {
+      by = topics.letters(topic).stream()
+          .filter(l -> l.getPartition() == at.partition() && l.getOffset() == at.offset())
+          .map(DeadLetter::getService).collect(Collectors.toCollection(TreeSet::new));
+      if (by.containsAll(from)) {
+        return by;
+      }
+      Ports.sleep(1_000);
+    }
+    return by;
+  }
+
+  private static Map<String, Map<Long, Set<String>>> letteredBy(Set<String> sourceTopics) {
+    Map<String, Map<Long, Set<String>>> out = new HashMap<>();
+    for (String t : sourceTopics) {
+      Map<Long, Set<String>> m = new HashMap<>();
+      for (DeadLetter l : topics.letters(t)) {
+        m.computeIfAbsent(((long) l.getPartition() << 40) | l.getOffset(), k -> new TreeSet<>())
+            .add(l.getService());
+      }
+      out.put(t, m);
+    }
+    return out;
+  }
+
+  private static long where(RecordMetadata m) {
+    return ((long) m.partition() << 40) | m.offset();
+  }
+
+  private static int missing(Map<String, List<RecordMetadata>> sent,
+      Map<String, Map<Long, Set<String>>> lettered) {
+    int n = 0;
+    for (var e : sent.entrySet()) {
+      for (RecordMetadata m : e.getValue()) {
+        if (!lettered.getOrDefault(e.getKey(), Map.of()).containsKey(where(m))) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  /** Submits a valid job and waits until placement has decided it. */
+  private static void assertPlaced(String job) {
+    topics.send("jobs.submitted", job, JobSubmissions.training(job).at(Instant.now()).build());
+    List<PlacementDecision> d = topics.await("placement.decisions", PlacementDecision.class,
+        x -> x.getJobId().equals(job), DECISION);
+    assertThat(d).extracting(PlacementDecision::getOutcome).contains(PlacementOutcome.PLACED);
+  }
+
+  private static Set<String> keysFor(String marker) {
+    return stack.webhooks.posts.stream().filter(p -> p.body().contains(marker))
+        .map(WebhookSink.Post::idempotencyKey).collect(Collectors.toSet());
+  }
+
+  private static Map<String, Integer> subjectIds() throws IOException {
+    Map<String, Integer> ids = new TreeMap<>();
+    for (ContractSubjects.Subject s : ContractSubjects.all()) {
+      ids.put(s.subject(), JSON.readTree(stack.registry.get("/apis/ccompat/v7/subjects/"
+          + s.subject() + "/versions/latest")).get("id").asInt());
+    }
+    return ids;
+  }
+
+  private static String quotaRequest(String id, String user) {
+    return "{\"requestId\":\"" + id + "\",\"userId\":\"" + user + "\",\"tenant\":\"search\","
+        + "\"jobId\":\"\",\"gpus\":8,\"requestedAt\":\"" + Instant.now() + "\"}";
+  }
+
+  private static ClockTick tick(Instant t) {
+    return ClockTick.newBuilder().setCluster("default").setTime(t).setSequence(1)
+        .setIntervalMillis(60_000).setSource(ClockSource.WALL).build();
+  }
+
+  private static Holiday holiday(String date) {
+    return Holiday.newBuilder().setDate(date).setName("Holiday").setDeclaredAt(Instant.now())
+        .build();
+  }
+
+  private static NodeInventory node(String id) {
+    NodeInventory n = ClusterNodes.joined("default", 1, Instant.now()).get(0);
+    n.setNodeId(id);
+    return n;
+  }
+
+  private static JobLifecycle lifecycle(String job, Instant at) {
+    return JobLifecycle.newBuilder().setJobId(job).setCluster("default")
+        .setType(LifecycleType.PROGRESS).setOccurredAt(at).setProgress(0.5).build();
+  }
+
+  private static GpuSample sample(String gpu, Instant at) {
+    return GpuSample.newBuilder().setGpuId(gpu).setCluster("default").setNodeId("cat-n")
+        .setGpuIndex(0).setModel("H100").setSampledAt(at).setState(SampleState.STALE)
+        .setSource(SampleSource.DCGM).build();
+  }
+
+  private static QuotaConfigDocument quotaDoc(String version, String doc, Instant at) {
+    return QuotaConfigDocument.newBuilder().setCluster("default").setVersion(version)
+        .setFormat(QuotaConfigFormat.YAML).setDocument(doc).setPublishedAt(at).build();
+  }
+
+  private static NotifyPreference entry(String user) {
+    return NotifyPreference.newBuilder().setUserId(user).setChannels(List.of("SLACK"))
+        .setSlackWebhookUrl(stack.webhooks.url("/hooks/" + user)).setLocale("en")
+        .setZoneId("UTC").setDigest(false).setUpdatedAt(Instant.now()).build();
+  }
+
+  private static long secondsSince(long nanos) {
+    return Duration.ofNanos(System.nanoTime() - nanos).toSeconds();
+  }
+}

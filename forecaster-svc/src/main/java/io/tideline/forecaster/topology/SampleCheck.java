@@ -1,0 +1,57 @@
+package io.tideline.forecaster.topology;
+
+import io.tideline.platform.validation.Clip;
+import io.tideline.platform.validation.EventValidator;
+import java.time.Instant;
+
+/**
+ * The shared input check of a sample read as {@link SampleFacts}: field by field, the bounds the
+ * platform's {@link EventValidator} holds every other consumer of {@code gpu.telemetry} to when it
+ * checks the whole {@code GpuSample} (ADR 0012) — the identifiers' lengths, the GPU index and the
+ * figures in range, the event time against the record's Kafka timestamp
+ * ({@link EventValidator#timeProblem}). No rule of its own: each answer is the validator's.
+ */
+final class SampleCheck {
+
+  private final EventValidator validator;
+
+  SampleCheck(EventValidator validator) {
+    this.validator = validator;
+  }
+
+  /**
+   * Why the sample cannot be used, or {@code null}.
+   *
+   * @param timestamp the record's Kafka timestamp (negative when unknown)
+   */
+  String problem(SampleFacts s, long timestamp) {
+    if (s.gpuId() == null || s.gpuId().isBlank()) {
+      return "GpuSample: gpuId is required";
+    }
+    String subject = "GpuSample " + Clip.of(s.gpuId()) + ": ";
+    String[][] ids = {{"gpuId", s.gpuId()}, {"nodeId", s.nodeId()}, {"jobId", s.jobId()},
+        {"serviceId", s.serviceId()}};
+    for (String[] f : ids) {
+      String p = validator.stringProblem("GpuSample", f[0], f[1]);
+      if (p != null) {
+        return subject + p;
+      }
+    }
+    SampleFacts.Rest rest = s.rest();
+    if (rest.longestText() != null
+        && rest.longestLength() > validator.maxLength(rest.longestText())) {
+      return subject + rest.longestText() + " has " + rest.longestLength()
+          + " characters, at most " + validator.maxLength(rest.longestText()) + " allowed";
+    }
+    String p = validator.numberProblem("GpuSample", "gpuIndex", rest.gpuIndex());
+    for (int i = 0; p == null && i < rest.figures().length; i++) {
+      p = validator.numberProblem("GpuSample", SampleFacts.Rest.FIGURES[i], rest.figures()[i]);
+    }
+    if (p == null) {
+      String t = validator.timeProblem(Instant.ofEpochMilli(s.sampledAt()),
+          timestamp >= 0 ? Instant.ofEpochMilli(timestamp) : null);
+      p = t == null ? null : "sampledAt " + t;
+    }
+    return p == null ? null : subject + p;
+  }
+}

@@ -1,0 +1,275 @@
+package io.tideline.core.scheduling;
+
+import io.tideline.core.cluster.Reservation;
+import io.tideline.core.cluster.state.Binding;
+import io.tideline.core.cluster.state.Hold;
+import io.tideline.core.placement.PlacementDecision;
+import io.tideline.core.placement.Placer;
+import io.tideline.core.placement.QueuedJob;
+import io.tideline.core.scheduling.PlacementEffect.EvictionKind;
+import io.tideline.core.scheduling.PlacementEffect.Outcome;
+import io.tideline.core.scheduling.PlacementInput.AnswerVictim;
+import io.tideline.core.scheduling.PlacementInput.PreemptionAnswer;
+import io.tideline.core.scheduling.PlacementInput.PreemptionAnswer.Trigger;
+import io.tideline.core.trace.TraceEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Applying preemption's answers: placement is the one applier of every eviction (ADR 0006), and
+ * applies a plan only while what it assumed still holds — otherwise the plan is stale: not applied,
+ * the reason in a QUEUED decision of its subject.
+ * <ol>
+ *   <li><b>UNPLACEABLE</b> (placement's own request): only the answer to the open request of a
+ *       job that still waits; every victim must still run; the preemptor must fit once they are
+ *       gone (re-checked on the current ledger). Then: every victim is evicted (PREEMPT), the GPUs
+ *       the preemptor will get are held for it ({@link Hold.Kind#PREEMPT}) until every victim has
+ *       stopped, HELD_FOR_PREEMPTOR. A refusal is remembered at its version: the job asks again
+ *       only once the ledger moved.</li>
+ *   <li><b>RESERVATION_START</b>: only the answer to the reservation's open request, while the
+ *       reservation holds; each victim must still run on the allocation the decision saw and
+ *       hold GPUs of the reservation. Evicted (PREEMPT); when it stops its reserved GPUs stay the
+ *       service's.</li>
+ *   <li><b>IDLE_RECLAIM</b> (quota's Q7 reclaim, decided by preemption): evicted (RECLAIM), never
+ *       queued again.</li>
+ *   <li><b>SHRINK</b> (Q7): evicted (SHRINK, with the GPUs it restarts with); queued again with
+ *       fewer GPUs and its expected run time stretched in proportion.</li>
+ *   <li><b>GUARANTEE_RECLAIM</b> (Q3: borrowed GPUs go back to a queue below its guarantee):
+ *       evicted (PREEMPT); queued again once quota decides on it afresh.</li>
+ * </ol>
+ * For 2–5 a victim is stale when it no longer runs, runs on an allocation bound after the
+ * decision's ledger version, or is already being evicted.
+ */
+final class AnswerRules {
+
+  private final PlacementPolicy policy;
+  private final Placer placer;
+  private final QueuePass pass;
+
+  AnswerRules(PlacementPolicy policy, Placer placer, QueuePass pass) {
+    this.policy = policy;
+    this.placer = placer;
+    this.pass = pass;
+  }
+
+  void apply(Cycle c, PreemptionAnswer a) {
+    switch (a.trigger()) {
+      case UNPLACEABLE -> unplaceable(c, a);
+      case RESERVATION_START -> reservationStart(c, a);
+      case IDLE_RECLAIM, SHRINK, GUARANTEE_RECLAIM -> reclaim(c, a);
+    }
+  }
+
+  /** Rule 1. */
+  private void unplaceable(Cycle c, PreemptionAnswer a) {
+    String id = a.subject();
+    PendingRequest p = c.pending.get(id);
+    boolean matches = p != null && p.answers(a.requestId());
+    if (!a.preempts()) {
+      if (matches) {
+        // refused at this version: ask again only once the ledger has changed
+        c.pending = c.pending.put(c.journal, id, new PendingRequest(p.requestId(), c.version(),
+            PendingRequest.Status.REFUSED, null));
+      }
+      c.count("preemption_decision", "refused");
+      return;
+    }
+    Set<String> victims = victims(a);
+    List<TraceEntry> trace = new ArrayList<>();
+    String stale = null;
+    QueuedJob q = matches ? pass.waiting(c, id) : null;
+    if (!matches) {
+      stale = "no open preemption request " + a.requestId() + " for " + id;
+    } else if (q == null) {
+      stale = "preemptor " + id + " is no longer waiting";
+    } else {
+      List<String> gone = victims.stream().filter(v -> !c.cluster.runs(v)).toList();
+      if (!gone.isEmpty() || victims.isEmpty()) {
+        stale = "victim(s) " + gone + " no longer running";
+      }
+    }
+    PlacementDecision d = null;
+    if (stale == null) {
+      d = placer.decideIfReleased(c.now, c.snap(), q.job(), victims);
+      if (a.ledgerVersion() != c.version()) {
+        trace.add(new TraceEntry(id, "P ledger version", d.placed() ? "re-checked" : "stale",
+            "plan made on v" + a.ledgerVersion() + ", ledger now v" + c.version()
+                + (d.placed() ? "; the preemptor still fits once the victims are gone"
+                : "; the preemptor would no longer fit")));
+      }
+      if (!d.placed()) {
+        stale = "ledger moved on from v" + a.ledgerVersion() + " to v" + c.version()
+            + ": the preemptor would not fit even without the victims (" + d.reason() + ")";
+      }
+    }
+    if (stale != null) {
+      c.count("preemption_decision", "stale");
+      trace.add(new TraceEntry(a.decisionId(), "P re-check", "not applied", stale));
+      if (matches) {
+        c.pending = c.pending.remove(c.journal, id); // the next pass may ask again
+      }
+      if (c.cluster.knows(id) && !c.cluster.runs(id)) {
+        c.queued(id, trace);
+      }
+      return;
+    }
+    trace.add(new TraceEntry(a.decisionId(), "P re-check", "applied", "victims " + victims
+        + " still running; the preemptor fits once they stop"));
+    trace.addAll(d.trace());
+    c.setHold(new Hold(Hold.holdOf(id), Hold.Kind.PREEMPT, id, a.decisionId(), victims,
+        d.assignments()));
+    for (String v : victims) {
+      evict(c, a, v, EvictionKind.PREEMPT, 0, "preempted for " + id + " (plan " + a.decisionId()
+          + ", preemptor score " + String.format(Locale.ROOT, "%.2f", a.preemptorScore()) + ")",
+          new Evicting(a.decisionId(), Trigger.UNPLACEABLE, "", "", 0));
+    }
+    c.pending = c.pending.remove(c.journal, id);
+    c.count("preemption_decision", "applied");
+    c.decide(id, Outcome.HELD_FOR_PREEMPTOR, d.assignments(), d.level(), d.crossDomain(),
+        d.score(), trace);
+  }
+
+  /** Rule 2. */
+  private void reservationStart(Cycle c, PreemptionAnswer a) {
+    String key = a.subject();
+    PendingRequest p = c.pending.get(key);
+    boolean matches = p != null && p.answers(a.requestId());
+    if (!a.preempts()) {
+      if (matches) {
+        c.pending = c.pending.put(c.journal, key, new PendingRequest(p.requestId(),
+            c.version(), PendingRequest.Status.DONE, p.reservationId()));
+      }
+      c.count("preemption_decision", "refused");
+      return;
+    }
+    Set<String> victims = victims(a);
+    Reservation r = p == null ? null : c.cluster.reservations().get(p.reservationId());
+    String stale;
+    if (!matches) {
+      stale = "no open reservation-start request " + a.requestId() + " for " + key;
+    } else if (r == null || !r.activeAt(c.now)) {
+      stale = "reservation " + p.reservationId() + " no longer holds GPUs";
+    } else {
+      stale = victimsStale(c, a, victims);
+      for (String v : victims) {
+        if (stale == null && c.cluster.bindings().get(v).assignments().stream()
+            .noneMatch(g -> r.gpus().contains(g.gpu()))) {
+          stale = "victim " + v + " holds none of reservation " + r.id() + "'s GPUs";
+        }
+      }
+    }
+    if (stale != null) {
+      refuseStale(c, a, key, stale);
+      if (matches) {
+        c.pending = c.pending.remove(c.journal, key); // asked again about whoever holds them now
+      }
+      return;
+    }
+    for (String v : victims) {
+      evict(c, a, v, EvictionKind.PREEMPT, 0, "preempted for reservation " + r.id() + " of "
+          + r.serviceId() + " starting at " + r.startsAt() + " (decision " + a.decisionId()
+          + ", preemptor score " + String.format(Locale.ROOT, "%.2f", a.preemptorScore()) + ")",
+          new Evicting(a.decisionId(), Trigger.RESERVATION_START, r.id(), r.serviceId(), 0));
+    }
+    c.pending = c.pending.put(c.journal, key, new PendingRequest(p.requestId(), c.version(),
+        PendingRequest.Status.DONE, p.reservationId()));
+    c.count("preemption_decision", "applied");
+  }
+
+  /** Rules 3–5. */
+  private void reclaim(Cycle c, PreemptionAnswer a) {
+    if (!a.preempts()) {
+      c.count("preemption_decision", "refused");
+      return;
+    }
+    Set<String> victims = victims(a);
+    String stale = victimsStale(c, a, victims);
+    if (stale != null) {
+      refuseStale(c, a, a.subject(), stale);
+      return;
+    }
+    for (AnswerVictim v : a.victims()) {
+      switch (a.trigger()) {
+        case IDLE_RECLAIM -> evict(c, a, v.jobId(), EvictionKind.RECLAIM, 0, "idle reclaim (Q7):"
+            + " holds GPUs without using them (decision " + a.decisionId() + ")",
+            new Evicting(a.decisionId(), Trigger.IDLE_RECLAIM, "", "", 0));
+        case SHRINK -> {
+          Binding b = c.cluster.bindings().get(v.jobId());
+          int to = v.shrinkToGpus();
+          if (to <= 0 || to >= Math.round(b.gpuShare())) {
+            refuseStale(c, a, a.subject(), "shrink of " + v.jobId() + " to " + to
+                + " GPU(s) does not shrink its " + String.format(Locale.ROOT, "%.2f",
+                b.gpuShare()) + " GPU(s)");
+            return;
+          }
+          evict(c, a, v.jobId(), EvictionKind.SHRINK, to, "shrunk (Q7): uses under half of its"
+              + " GPUs; restarts from its checkpoint on " + to + " GPU(s) (decision "
+              + a.decisionId() + ")", new Evicting(a.decisionId(), Trigger.SHRINK, "", "", to));
+        }
+        default -> evict(c, a, v.jobId(), EvictionKind.PREEMPT, 0, "borrowed GPUs reclaimed "
+            + "for a queue below its guarantee (Q3, decision " + a.decisionId() + ")",
+            new Evicting(a.decisionId(), Trigger.GUARANTEE_RECLAIM, "", "", 0));
+      }
+    }
+    c.count("preemption_decision", "applied");
+  }
+
+  private static Set<String> victims(PreemptionAnswer a) {
+    Set<String> v = new TreeSet<>();
+    a.victims().forEach(x -> v.add(x.jobId()));
+    return v;
+  }
+
+  /** Why the decision's victims are not as it assumed, or null (see the class rules). */
+  private static String victimsStale(Cycle c, PreemptionAnswer a, Set<String> victims) {
+    if (victims.isEmpty()) {
+      return "no victims named";
+    }
+    List<String> gone = victims.stream().filter(v -> !c.cluster.runs(v)).toList();
+    if (!gone.isEmpty()) {
+      return "victim(s) " + gone + " no longer running";
+    }
+    for (String v : victims) {
+      long bound = c.cluster.bindings().get(v).boundAt();
+      if (bound > a.ledgerVersion()) {
+        return "victim " + v + " runs on an allocation bound at v" + bound
+            + ", after the decision's v" + a.ledgerVersion();
+      }
+      Evicting ev = c.evicting.get(v);
+      if (ev != null) {
+        return "victim " + v + " is already being evicted (" + ev.decisionId() + ")";
+      }
+      for (Hold h : c.cluster.holds().values()) {
+        if (h.kind() == Hold.Kind.PREEMPT && h.waitingFor().contains(v)) {
+          return "victim " + v + " is already being evicted (" + h.decisionId() + ")";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static void refuseStale(Cycle c, PreemptionAnswer a, String subject, String stale) {
+    c.count("preemption_decision", "stale");
+    c.queued(subject, List.of(new TraceEntry(a.decisionId(), "P re-check", "not applied",
+        stale)));
+  }
+
+  private void evict(Cycle c, PreemptionAnswer a, String jobId, EvictionKind kind, int shrinkTo,
+      String reason, Evicting ev) {
+    long stretched = 0;
+    var job = c.cluster.request(jobId);
+    if (kind == EvictionKind.SHRINK && job != null && job.expectedDurationSeconds() > 0) {
+      stretched = (long) Math.ceil(job.expectedDurationSeconds() * (double) job.gpuCount()
+          / shrinkTo);
+    }
+    c.effects.add(new PlacementEffect.Evict(a.decisionId() + "/" + jobId, jobId, kind,
+        a.decisionId(), true, policy.evictionGraceSeconds(), List.of(), shrinkTo, stretched,
+        reason, c.now));
+    if (kind != EvictionKind.PREEMPT || a.trigger() != Trigger.UNPLACEABLE) {
+      c.evicting = c.evicting.put(c.journal, jobId, ev);
+    }
+  }
+}

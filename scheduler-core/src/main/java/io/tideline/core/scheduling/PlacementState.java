@@ -1,0 +1,55 @@
+package io.tideline.core.scheduling;
+
+import io.tideline.core.cluster.state.ClusterState;
+import io.tideline.core.kernel.Inbox;
+import io.tideline.core.kernel.Table;
+import java.util.Objects;
+
+/**
+ * Everything the placement kernel knows of its cluster, immutable: the cluster itself (the one
+ * fold, {@link ClusterState}) and placement's own bookkeeping — open preemption requests,
+ * per-job queue marks, forecast slots, jobs being evicted, the clock and gates — plus the inputs
+ * waiting for the next tick. The queue itself is derived from these on every cycle, so a restore
+ * reproduces it exactly.
+ *
+ * @param cluster nodes, jobs, verdicts, facts and the allocation ledger
+ * @param pending preemption requests by subject
+ * @param queue per-job marks
+ * @param forecasts forecast slots by start (epoch millis as text)
+ * @param evicting jobs being evicted on a preemption decision
+ * @param meta clock, gates, migration window
+ * @param inbox inputs waiting for the next tick
+ */
+public record PlacementState(ClusterState cluster, Table<PendingRequest> pending,
+    Table<QueueMark> queue, Table<SlotWindow> forecasts, Table<Evicting> evicting,
+    PlacementMeta meta, Inbox<PlacementInput> inbox) {
+
+  /** Table names (the store's). */
+  public static final String PENDING = "pending";
+  public static final String QUEUE = "queue";
+  public static final String FORECASTS = "forecasts";
+  public static final String EVICTING = "evicting";
+  /** The entity of {@link #meta} and the ledger version. */
+  public static final String META = "meta";
+
+  public PlacementState {
+    Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(pending, "pending");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(forecasts, "forecasts");
+    Objects.requireNonNull(evicting, "evicting");
+    Objects.requireNonNull(meta, "meta");
+    Objects.requireNonNull(inbox, "inbox");
+  }
+
+  /** A ledger that knows nothing yet. */
+  public static PlacementState empty() {
+    return new PlacementState(ClusterState.empty(), Table.empty(PENDING), Table.empty(QUEUE),
+        Table.empty(FORECASTS), Table.empty(EVICTING), PlacementMeta.START, Inbox.empty());
+  }
+
+  /** This state with another inbox. */
+  public PlacementState withInbox(Inbox<PlacementInput> i) {
+    return new PlacementState(cluster, pending, queue, forecasts, evicting, meta, i);
+  }
+}

@@ -1,0 +1,142 @@
+package io.tideline.core.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tideline.core.cluster.TestJobs;
+import io.tideline.core.cluster.state.JobFacts.Event;
+import io.tideline.core.model.JobRequest;
+import io.tideline.core.quota.Verdict;
+import io.tideline.core.scheduling.PlacementEffect.Changed;
+import io.tideline.core.scheduling.PlacementEffect.Decided;
+import io.tideline.core.scheduling.PlacementEffect.Outcome;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The placement kernel's cycle contract and its basic scenarios. */
+class PlacementKernelTest {
+
+  static final Instant T0 = Instant.parse("2026-11-02T14:00:00Z");
+
+  private static Instant ms(long millis) {
+    return T0.plusMillis(millis);
+  }
+
+  @Test
+  void shouldDecideNothingUntilTheTickAfterTheInputs() {
+    KernelDriver k = new KernelDriver().nodes(2, T0);
+    JobRequest job = TestJobs.training("j1", 8).submittedAt(T0).build();
+    k.submit(job).admit(job, Verdict.SHARED, T0);
+    assertThat(k.effects).isEmpty();
+    // a tick at the inputs' own time does not see them (strictly before)
+    k.tick(T0);
+    assertThat(k.decisions("j1")).isEmpty();
+    k.tick(ms(1));
+    assertThat(k.decisions("j1")).extracting(Decided::outcome).containsExactly(Outcome.PLACED);
+    assertThat(k.decisions("j1").get(0).at()).isEqualTo(ms(1));
+    assertThat(k.state.cluster().runs("j1")).isTrue();
+  }
+
+  @Test
+  void shouldDecideTheSameWhateverOrderTheInputsArrivedIn() {
+    JobRequest a = TestJobs.training("a", 8).submittedAt(T0).build();
+    JobRequest b = TestJobs.training("b", 8).submittedAt(T0).build();
+    KernelDriver one = new KernelDriver().nodes(1, T0);
+    one.submit(a).submit(b).admit(a, Verdict.SHARED, ms(1)).admit(b, Verdict.SHARED, ms(1));
+    KernelDriver two = new KernelDriver();
+    two.admit(b, Verdict.SHARED, ms(1)).submit(b).admit(a, Verdict.SHARED, ms(1)).nodes(1, T0)
+        .submit(a);
+    List<PlacementEffect> e1 = one.tick(ms(2));
+    List<PlacementEffect> e2 = two.tick(ms(2));
+    assertThat(e2).isEqualTo(e1);
+    assertThat(one.decisions("a")).extracting(Decided::outcome).containsExactly(Outcome.PLACED);
+    assertThat(one.decisions("b")).extracting(Decided::outcome).containsExactly(Outcome.QUEUED);
+  }
+
+  @Test
+  void shouldReleaseAndQueueAgainWithABoostWhenAJobIsPreempted() {
+    KernelDriver k = new KernelDriver().nodes(1, T0);
+    JobRequest job = TestJobs.training("j1", 8).submittedAt(T0).build();
+    k.submit(job).admit(job, Verdict.SHARED, T0).tick(ms(1));
+    k.lifecycle("j1", Event.PREEMPTED, ms(5)).tick(ms(6));
+    assertThat(k.decisions("j1")).extracting(Decided::outcome)
+        .containsExactly(Outcome.PLACED, Outcome.RELEASED);
+    // P3: the old verdict predates the preemption; only quota's fresh verdict queues it again
+    k.tick(ms(7));
+    assertThat(k.decisions("j1")).hasSize(2);
+    k.admit(job, Verdict.SHARED, ms(7)).tick(ms(8));
+    assertThat(k.decisions("j1")).extracting(Decided::outcome)
+        .containsExactly(Outcome.PLACED, Outcome.RELEASED, Outcome.PLACED);
+    assertThat(k.state.queue().get("j1").boost()).isEqualTo(1);
+  }
+
+  @Test
+  void shouldNumberEveryLedgerChangeAndPublishIt() {
+    KernelDriver k = new KernelDriver().nodes(2, T0);
+    JobRequest a = TestJobs.training("a", 8).submittedAt(T0).build();
+    k.submit(a).admit(a, Verdict.SHARED, T0).tick(ms(1));
+    k.lifecycle("a", Event.COMPLETED, ms(2)).tick(ms(3));
+    assertThat(k.all(Changed.class)).extracting(c -> c.change().version()).containsExactly(1L, 2L);
+    assertThat(k.state.cluster().version()).isEqualTo(2);
+    assertThat(k.state.cluster().knows("a")).isFalse();
+  }
+
+  @Test
+  void shouldRefuseAnInputFarAheadOfTheClock() {
+    KernelDriver k = new KernelDriver().nodes(1, T0);
+    k.tick(ms(1));
+    JobRequest future = TestJobs.training("f", 1).submittedAt(Instant.parse("2300-01-01T00:00:00Z"))
+        .build();
+    List<PlacementEffect> e = k.offer(new PlacementInput.Submission(future));
+    assertThat(e).singleElement().isInstanceOf(PlacementEffect.Refused.class);
+    assertThat(k.state.inbox().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldKeepWhatArrivesDuringAClockOutageAndPlaceItWhenTheClockTicksAgain() {
+    KernelDriver k = new KernelDriver().nodes(1, T0);
+    k.tick(ms(1));
+    // the cluster clock stalls for two hours; a job is submitted and admitted meanwhile
+    Instant during = T0.plus(java.time.Duration.ofHours(1));
+    JobRequest job = TestJobs.training("late", 8).submittedAt(during).build();
+    k.submit(job).admit(job, Verdict.SHARED, during);
+    assertThat(k.all(PlacementEffect.Refused.class)).as("nothing refused").isEmpty();
+
+    k.tick(T0.plus(java.time.Duration.ofHours(2)));
+
+    assertThat(k.decisions("late")).extracting(Decided::outcome).containsExactly(Outcome.PLACED);
+  }
+
+  @Test
+  void shouldNeverPlaceMoreGpusThanTheVerdictAdmitted() {
+    KernelDriver k = new KernelDriver().nodes(8, T0);
+    JobRequest small = TestJobs.training("x", 1).submittedAt(T0).build();
+    JobRequest big = TestJobs.training("x", 64).submittedAt(T0).build();
+    k.submit(small).admit(small, Verdict.SHARED, T0);
+    // a second submission under the same id with other content is refused as a conflict
+    List<PlacementEffect> e = k.offer(new PlacementInput.Submission(big));
+    k.tick(ms(1));
+    assertThat(k.all(PlacementEffect.Refused.class)).hasSize(1);
+    assertThat(k.state.cluster().bindings().get("x").gpuShare()).isEqualTo(1.0);
+    assertThat(e).isEmpty();
+  }
+
+  @Test
+  void shouldGiveEarlyReleasedGpusToAnyone() {
+    KernelDriver k = new KernelDriver().nodes(1, T0);
+    k.offer(new PlacementInput.ReservationCommand("r1", "svc", PlacementInput.ReservationCommand
+        .Action.RESERVE, 8, ms(5), T0.plusSeconds(3600), ms(5)));
+    k.tick(ms(6));
+    JobRequest steady = TestJobs.training("steady", 4).preemptible(false).submittedAt(ms(10))
+        .build();
+    k.submit(steady).admit(steady, Verdict.GUARANTEED, ms(10)).tick(ms(11));
+    assertThat(k.decisions("steady")).extracting(Decided::outcome)
+        .containsExactly(Outcome.QUEUED);
+    k.offer(new PlacementInput.ReservationCommand("svc@x/RELEASE", "svc", PlacementInput
+        .ReservationCommand.Action.RELEASE, 4, ms(3000), ms(3000), ms(3000)));
+    k.tick(ms(3001));
+    System.out.println(k.state.cluster().reservations().asMap());
+    assertThat(k.decisions("steady")).extracting(Decided::outcome)
+        .containsExactly(Outcome.QUEUED, Outcome.PLACED);
+  }
+}
