@@ -16,7 +16,9 @@ import io.tideline.events.PlacementDecision;
 import io.tideline.executor.intake.PodGangs;
 import io.tideline.executor.kafka.Outputs;
 import io.tideline.executor.kube.KubeActions;
-import io.tideline.platform.intake.JobIntake;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.EventValidator;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -70,7 +72,7 @@ public final class Engine {
   private final ExecutorSettings settings;
   private final KubeActions kube;
   private final Outputs out;
-  private final JobIntake intake;
+  private final EventValidator validator;
   private final Clock clock;
   private final ExecutorMeters meters;
   private final PodSource pods;
@@ -90,12 +92,11 @@ public final class Engine {
   /** Pods whose running gang was reported (the annotation says so too, once the cache has it). */
   private final Set<String> reportedRunning = new HashSet<>();
 
-  public Engine(ExecutorSettings settings, KubeActions kube, Outputs out, JobIntake intake,
-      Clock clock, ExecutorMeters meters, PodSource pods, Map<String, JobSubmitted> openJobs) {
+  public Engine(ExecutorSettings settings, KubeActions kube, Outputs out, Clock clock, ExecutorMeters meters, PodSource pods, Map<String, JobSubmitted> openJobs) {
     this.settings = settings;
     this.kube = kube;
     this.out = out;
-    this.intake = intake;
+    this.validator = new EventValidator(settings.bounds());
     this.clock = clock;
     this.meters = meters;
     this.pods = pods;
@@ -156,9 +157,12 @@ public final class Engine {
     } else if (gang instanceof PodGangs.Invalid bad) {
       invalid(bad.culprit(), bad.reason());
     } else if (gang instanceof PodGangs.Ready ready) {
-      JobIntake.Outcome checked = intake.check(ready.job());
-      if (checked instanceof JobIntake.Refused r) {
-        invalid(ready.pods().get(0), r.reason());
+      // the platform's one check of jobs.submitted (ADR 0012), against the timestamp the broker
+      // will give the record: every consumer accepts what the executor publishes
+      String problem = validator.problem(TopicCatalogue.JOBS_SUBMITTED,
+          jobId.getBytes(StandardCharsets.UTF_8), ready.job(), clock.millis());
+      if (problem != null) {
+        invalid(ready.pods().get(0), problem);
         return;
       }
       out.submitted(ready.job());

@@ -40,7 +40,7 @@ public class ExecutorApp {
         config.leaseNamespace().orElseGet(ExecutorApp::ownNamespace));
     ExecutorSettings s = new ExecutorSettings(tideline.cluster(), tideline.service(),
         config.schedulerName(), config.gpuResource(), config.defaultWorkloadClass(),
-        config.defaultTeam(), intake.limits(), d.preemption(), config.stopMarginSeconds(),
+        config.defaultTeam(), intake.bounds(), d.preemption(), config.stopMarginSeconds(),
         d.identity(), d.leaseNamespace(), config.leaseName().orElse(d.leaseName()),
         config.leaseDuration(), config.renewDeadline(), config.retryPeriod());
     Map<String, Object> extra = new HashMap<>(kafka);

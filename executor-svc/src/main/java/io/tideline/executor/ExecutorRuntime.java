@@ -18,9 +18,10 @@ import io.tideline.executor.kafka.Outputs;
 import io.tideline.executor.kube.KubeActions;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.intake.EventChecks;
-import io.tideline.platform.intake.JobIntake;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.RecordIntake;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,8 +41,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
@@ -84,7 +83,9 @@ public final class ExecutorRuntime implements AutoCloseable {
       return t;
     });
     final Outputs out = new Outputs(bootstrap, serdeConfig, kafkaExtra, settings.service());
-    final Deserializer<Object> reader = AvroSerdes.valueDeserializer(serdeConfig);
+    /** The platform's one intake (ADR 0012): decoding, then every field bound and record rule. */
+    final RecordIntake intake = new RecordIntake(AvroSerdes.valueDeserializer(serdeConfig),
+        new EventValidator(settings.bounds()));
     SharedIndexInformer<Pod> podInformer;
     SharedIndexInformer<Namespace> nsInformer;
     Engine engine;
@@ -116,8 +117,7 @@ public final class ExecutorRuntime implements AutoCloseable {
               : n.getMetadata().getLabels();
         }
       };
-      engine = new Engine(settings, kube, out, new JobIntake(AvroSerdes.valueDeserializer(
-          serdeConfig), settings.limits()), clock, meters, source, openJobs);
+      engine = new Engine(settings, kube, out, clock, meters, source, openJobs);
       podInformer.addEventHandler(new ResourceEventHandler<>() {
         @Override
         public void onAdd(Pod pod) {
@@ -169,13 +169,13 @@ public final class ExecutorRuntime implements AutoCloseable {
       p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
       p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
       p.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.service() + "-" + settings.identity());
-      try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(),
+      try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
           new ByteArrayDeserializer())) {
         c.subscribe(List.of(TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.EVICTIONS));
         Map<TopicPartition, Long> next = new HashMap<>();
         Map<TopicPartition, Long> committed = new HashMap<>();
         while (running) {
-          for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+          for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             ConcurrentSkipListSet<Long> open = pending.computeIfAbsent(tp,
                 x -> new ConcurrentSkipListSet<>());
@@ -210,40 +210,41 @@ public final class ExecutorRuntime implements AutoCloseable {
       }
     }
 
-    void handle(ConsumerRecord<String, byte[]> r, Runnable done) {
-      Object v;
-      try {
-        v = reader.deserialize(r.topic(), r.value());
-      } catch (RuntimeException e) {
-        dead(r, DeadLetters.DESERIALIZATION, "not a record of this executor's contract "
-            + "(an outcome or kind added later, or not our Avro): " + e.getMessage(), done);
+    /**
+     * One order record: read through the platform's {@link RecordIntake} like every other consumer
+     * (a frame that is not our Avro, a schema this executor cannot read, or a record outside the
+     * bounds is dead-lettered on {@code <topic>.dlq} with the reason, and the next order goes on);
+     * an order for another cluster is not ours.
+     */
+    void handle(ConsumerRecord<byte[], byte[]> r, Runnable done) {
+      boolean decisions = r.topic().equals(TopicCatalogue.PLACEMENT_DECISIONS);
+      RecordIntake.Outcome o = intake.read(r.topic(), r.key(), r.value(), r.timestamp(),
+          decisions ? PlacementDecision.class : Eviction.class);
+      if (o instanceof RecordIntake.Refused refused) {
+        dead(r, refused.errorClass(), refused.reason(), done);
         return;
       }
-      if (r.topic().equals(TopicCatalogue.PLACEMENT_DECISIONS)) {
-        String problem = EventChecks.problem(PlacementDecision.class, v);
-        if (problem != null) {
-          dead(r, DeadLetters.VALIDATION, problem, done);
-        } else if (!settings.cluster().equals(EventChecks.clusterOf(v, settings.cluster()))) {
-          done.run();
-        } else {
-          engine.decision(new Engine.Order<>((PlacementDecision) v, done));
-        }
+      if (!(o instanceof RecordIntake.Accepted accepted)) {
+        // a tombstone: neither order topic deletes anything, so the intake refuses them first
+        dead(r, DeadLetters.VALIDATION, "empty record (null value): " + r.topic()
+            + " has no deletions", done);
+        return;
+      }
+      Object v = accepted.event();
+      String cluster = v instanceof Eviction e ? e.getCluster()
+          : EventChecks.clusterOf(v, settings.cluster());
+      if (!settings.cluster().equals(cluster)) {
+        done.run(); // another cluster's order
+      } else if (decisions) {
+        engine.decision(new Engine.Order<>((PlacementDecision) v, done));
       } else {
-        if (!(v instanceof Eviction e)) {
-          dead(r, DeadLetters.VALIDATION, "expected an Eviction, got "
-              + (v == null ? "null" : v.getClass().getName()), done);
-        } else if (!settings.cluster().equals(e.getCluster())) {
-          done.run();
-        } else {
-          engine.eviction(new Engine.Order<>(e, done));
-        }
+        engine.eviction(new Engine.Order<>((Eviction) v, done));
       }
     }
 
-    void dead(ConsumerRecord<String, byte[]> r, String errorClass, String reason, Runnable done) {
+    void dead(ConsumerRecord<byte[], byte[]> r, String errorClass, String reason, Runnable done) {
       LOG.warnf("dead-lettering %s-%d@%d: %s", r.topic(), r.partition(), r.offset(), reason);
-      out.deadRecord(r.topic(), r.partition(), r.offset(), r.key() == null ? null
-          : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(), errorClass,
+      out.deadRecord(r.topic(), r.partition(), r.offset(), r.key(), r.value(), errorClass,
           reason, r.timestamp());
       meters.deadLetter(r.topic() + ".dlq");
       done.run();

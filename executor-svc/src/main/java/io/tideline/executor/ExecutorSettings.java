@@ -1,8 +1,8 @@
 package io.tideline.executor;
 
-import io.tideline.core.admission.SubmissionLimits;
 import io.tideline.core.preemption.PreemptionConfig;
 import io.tideline.events.WorkloadClass;
+import io.tideline.platform.validation.InputBounds;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,7 +17,9 @@ import java.util.Objects;
  * @param gpuResource extended resource that counts whole GPUs
  * @param defaultWorkloadClass class of a pod that names none
  * @param defaultTeam team of a namespace without the team label
- * @param limits submission bounds (the same {@code tideline.intake.*} every consumer applies)
+ * @param bounds input bounds and submission limits ({@code tideline.intake.*}, the same every
+ *     consumer applies through the platform's {@code EventValidator}): what the executor reads
+ *     and what it publishes are held to them
  * @param preemption the P4 model's settings (checkpoint-write time is the eviction grace)
  * @param stopMarginSeconds seconds added to the checkpoint-write time for the process to stop
  * @param identity this replica's name in the leader lease
@@ -29,7 +31,7 @@ import java.util.Objects;
  */
 public record ExecutorSettings(String cluster, String service, String schedulerName,
     String gpuResource, WorkloadClass defaultWorkloadClass, String defaultTeam,
-    SubmissionLimits limits, PreemptionConfig preemption, long stopMarginSeconds, String identity,
+    InputBounds bounds, PreemptionConfig preemption, long stopMarginSeconds, String identity,
     String leaseNamespace, String leaseName, Duration leaseDuration, Duration renewDeadline,
     Duration retryPeriod) {
 
@@ -37,6 +39,7 @@ public record ExecutorSettings(String cluster, String service, String schedulerN
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(schedulerName, "schedulerName");
     Objects.requireNonNull(identity, "identity");
+    Objects.requireNonNull(bounds, "bounds");
     if (stopMarginSeconds < 0) {
       throw new IllegalArgumentException("stopMarginSeconds must not be negative");
     }
@@ -45,7 +48,7 @@ public record ExecutorSettings(String cluster, String service, String schedulerN
   /** The documented defaults for {@code cluster}, leader lease in {@code leaseNamespace}. */
   public static ExecutorSettings defaults(String cluster, String identity, String leaseNamespace) {
     return new ExecutorSettings(cluster, "executor-svc", "tideline", "nvidia.com/gpu",
-        WorkloadClass.TRAINING, "default", SubmissionLimits.DEFAULTS, PreemptionConfig.DEFAULTS,
+        WorkloadClass.TRAINING, "default", InputBounds.DEFAULTS, PreemptionConfig.DEFAULTS,
         10, identity, leaseNamespace, "tideline-executor-" + cluster, Duration.ofSeconds(15),
         Duration.ofSeconds(10), Duration.ofSeconds(2));
   }
@@ -53,14 +56,14 @@ public record ExecutorSettings(String cluster, String service, String schedulerN
   /** The same settings with other lease timings (tests shorten them). */
   public ExecutorSettings withLease(Duration duration, Duration renew, Duration retry) {
     return new ExecutorSettings(cluster, service, schedulerName, gpuResource,
-        defaultWorkloadClass, defaultTeam, limits, preemption, stopMarginSeconds, identity,
+        defaultWorkloadClass, defaultTeam, bounds, preemption, stopMarginSeconds, identity,
         leaseNamespace, leaseName, duration, renew, retry);
   }
 
   /** The same settings for another replica. */
   public ExecutorSettings withIdentity(String id) {
     return new ExecutorSettings(cluster, service, schedulerName, gpuResource,
-        defaultWorkloadClass, defaultTeam, limits, preemption, stopMarginSeconds, id,
+        defaultWorkloadClass, defaultTeam, bounds, preemption, stopMarginSeconds, id,
         leaseNamespace, leaseName, leaseDuration, renewDeadline, retryPeriod);
   }
 }

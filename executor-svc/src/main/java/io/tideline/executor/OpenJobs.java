@@ -3,6 +3,7 @@ package io.tideline.executor;
 import io.tideline.events.JobSubmitted;
 import io.tideline.executor.kafka.Outputs;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.validation.RecordIntake;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -11,10 +12,19 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
 
-/** Reads the executor's open-jobs log ({@value Outputs#EXECUTOR_JOBS}) to its end, at lead start. */
+/**
+ * Reads the executor's open-jobs log ({@value Outputs#EXECUTOR_JOBS}) to its end, at lead start.
+ * Only the executor writes it; a record it cannot read (not our Avro, not a {@code JobSubmitted})
+ * is skipped with an error in the log rather than stopping the leader from starting.
+ */
 final class OpenJobs {
+
+  private static final Logger LOG = Logger.getLogger(OpenJobs.class);
 
   private OpenJobs() {}
 
@@ -25,8 +35,9 @@ final class OpenJobs {
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     Map<String, JobSubmitted> open = new TreeMap<>();
-    try (KafkaConsumer<String, Object> c = new KafkaConsumer<>(p, new StringDeserializer(),
-        AvroSerdes.valueDeserializer(serdeConfig))) {
+    Deserializer<Object> values = AvroSerdes.valueDeserializer(serdeConfig);
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(),
+        new ByteArrayDeserializer())) {
       List<TopicPartition> parts = c.partitionsFor(Outputs.EXECUTOR_JOBS, Duration.ofSeconds(30))
           .stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
       c.assign(parts);
@@ -39,10 +50,22 @@ final class OpenJobs {
               + " to its end in 120 s");
         }
         c.poll(Duration.ofMillis(200)).forEach(r -> {
-          if (r.value() instanceof JobSubmitted j) {
+          if (r.value() == null) {
+            open.remove(r.key()); // the job is over
+            return;
+          }
+          Object v;
+          try {
+            v = values.deserialize(r.topic(), r.value());
+          } catch (RuntimeException e) {
+            v = e;
+          }
+          if (v instanceof JobSubmitted j) {
             open.put(r.key(), j);
           } else {
-            open.remove(r.key());
+            LOG.errorf("%s-%d@%d (key %s) is not a JobSubmitted and is skipped: %s", r.topic(),
+                r.partition(), r.offset(), r.key(), v instanceof RuntimeException e
+                    ? RecordIntake.rootMessage(e) : String.valueOf(v));
           }
         });
       }

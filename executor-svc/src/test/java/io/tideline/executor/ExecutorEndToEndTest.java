@@ -17,13 +17,15 @@ import io.tideline.events.EvictionKind;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LifecycleType;
-import io.tideline.placement.ledger.LedgerPolicy;
+import io.tideline.core.scheduling.PlacementPolicy;
+import io.tideline.events.ClockSource;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.quota.stream.QuotaListener;
 import io.tideline.quota.stream.QuotaTopology;
+import io.tideline.telemetry.clock.TickSequence;
 import io.tideline.telemetry.inventory.FileInventorySource;
 import io.tideline.telemetry.inventory.InventoryDiff;
 import io.tideline.telemetry.inventory.InventoryPublisher;
@@ -31,12 +33,16 @@ import io.tideline.telemetry.inventory.KubernetesNodeSource;
 import io.tideline.testkit.KafkaBroker;
 import java.io.FileInputStream;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -52,7 +58,10 @@ import org.junit.jupiter.api.Test;
  * own topologies ({@code QuotaTopology.build}, {@code PlacementTopology.build}) in real Kafka
  * Streams instances, exactly once, on the real broker and registry → bindings visible in the API
  * server. The fleet is six 8-GPU H100 nodes, two per access switch, registered as Kubernetes
- * nodes and published on {@code cluster.inventory} by gpu-telemetry-svc's own node informer.
+ * nodes and published on {@code cluster.inventory} by gpu-telemetry-svc's own node informer. The
+ * kernels decide on ticks (ADR 0008): {@code cluster.clock} follows the wall clock here, as
+ * gpu-telemetry-svc's clock publishes it in production (its own {@link TickSequence}, 1 s ticks),
+ * so the times the test gives the kubelet's pod states are the present's, not fixed dates.
  */
 class ExecutorEndToEndTest {
 
@@ -81,6 +90,9 @@ class ExecutorEndToEndTest {
   static Job trainingJob;
   static Deployment ranker;
   static KubernetesNodeSource nodes;
+  static ScheduledExecutorService clock;
+  /** Tick interval of the test's cluster clock (production: tideline.telemetry.clock.interval). */
+  static final Duration TICK = Duration.ofSeconds(1);
 
   @BeforeAll
   static void start() throws Exception {
@@ -124,18 +136,46 @@ class ExecutorEndToEndTest {
       h.publish(TopicCatalogue.CLUSTER_INVENTORY, c.node().nodeId(),
           InventoryPublisher.toAvro(ExecutorHarness.CLUSTER, c, Instant.now()));
     }
+    startClock();
     quota = streams("quota", QuotaTopology.build(QuotaPolicy.defaults(ExecutorHarness.CLUSTER,
         new QuotaPolicy.BootstrapDefinition("file:e2e", DEFINITION)), h.serde,
         QuotaListener.NONE));
     placement = streams("placement", PlacementTopology.build(
-        LedgerPolicy.defaults(ExecutorHarness.CLUSTER), h.serde,
+        PlacementPolicy.defaults(ExecutorHarness.CLUSTER), h.serde,
         new PlacementMeters(new SimpleMeterRegistry())));
     executor = h.executor("e2e-executor");
     await("the executor leads", executor::leading);
   }
 
+  /** gpu-telemetry-svc's wall clock: every tick due is published on cluster.clock. */
+  private static void startClock() {
+    TickSequence ticks = new TickSequence(ExecutorHarness.CLUSTER, TICK, ClockSource.WALL);
+    clock = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "e2e-cluster-clock");
+      t.setDaemon(true);
+      return t;
+    });
+    clock.scheduleAtFixedRate(() -> {
+      try {
+        for (var tick : ticks.advanceTo(Instant.now())) {
+          h.publish(TopicCatalogue.CLUSTER_CLOCK, ExecutorHarness.CLUSTER, tick);
+        }
+      } catch (RuntimeException | AssertionError e) {
+        // the next run publishes every tick passed meanwhile
+      }
+    }, 0, 250, TimeUnit.MILLISECONDS);
+  }
+
+  /** A moment just past, to the second (pod states carry seconds), for the kubelet's reports. */
+  private static Instant past(long secondsAgo) {
+    return Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(secondsAgo);
+  }
+
   @AfterAll
   static void stop() {
+    if (clock != null) {
+      clock.shutdownNow();
+    }
     for (KafkaStreams s : new KafkaStreams[] {placement, quota}) {
       if (s != null) {
         s.close(java.time.Duration.ofSeconds(30));
@@ -174,7 +214,7 @@ class ExecutorEndToEndTest {
     assertThat(job.getResources().getAllowedGpuModels()).containsExactly(H100);
     assertThat(job.getCheckpoint().getWriteShards()).isEqualTo(8);
 
-    Instant started = Instant.parse("2026-12-01T10:00:00Z");
+    Instant started = past(30);
     bound.forEach(p -> h.running(p, started));
     await("STARTED", () -> h.lifecycle("ml-research/llm-7b-pretrain").stream()
         .anyMatch(l -> l.getType() == LifecycleType.STARTED));
@@ -207,16 +247,18 @@ class ExecutorEndToEndTest {
     // the kubelet runs one to completion and the other to a crash
     String ja = "search/" + a.getMetadata().getName();
     String jb = "search/" + b.getMetadata().getName();
-    h.running(boundA, Instant.parse("2026-12-01T11:00:00Z"));
-    h.running(boundB, Instant.parse("2026-12-01T11:00:00Z"));
+    Instant ran = past(120);
+    h.running(boundA, ran);
+    h.running(boundB, ran);
     await("both STARTED", () -> h.lifecycle(ja).size() == 1 && h.lifecycle(jb).size() == 1);
-    h.exited(boundA, Instant.parse("2026-12-01T11:30:00Z"), 0);
-    h.exited(boundB, Instant.parse("2026-12-01T11:31:00Z"), 137);
+    Instant finishedA = past(60);
+    h.exited(boundA, finishedA, 0);
+    h.exited(boundB, past(30), 137);
     await("COMPLETED and FAILED", () -> h.lifecycle(ja).size() == 2
         && h.lifecycle(jb).size() == 2);
     JobLifecycle done = h.lifecycle(ja).get(1);
     assertThat(done.getType()).isEqualTo(LifecycleType.COMPLETED);
-    assertThat(done.getOccurredAt()).isEqualTo(Instant.parse("2026-12-01T11:30:00Z"));
+    assertThat(done.getOccurredAt()).as("when the container finished").isEqualTo(finishedA);
     JobLifecycle failed = h.lifecycle(jb).get(1);
     assertThat(failed.getType()).isEqualTo(LifecycleType.FAILED);
     assertThat(failed.getMessage()).contains("exited 137");
@@ -231,11 +273,12 @@ class ExecutorEndToEndTest {
       running.add(h.awaitPod("ml-research", p.getMetadata().getName(), "bound",
           ExecutorHarness::bound));
     }
-    running.forEach(p -> h.running(p, Instant.parse("2026-12-01T10:05:00Z")));
+    Instant ran = past(60);
+    running.forEach(p -> h.running(p, ran));
     await("STARTED", () -> h.lifecycle(jobId).stream()
         .anyMatch(l -> l.getType() == LifecycleType.STARTED));
 
-    // placement's order after a preemption plan (as ClusterLedger writes it)
+    // placement's order after a preemption plan (as its kernel writes it)
     h.publish(TopicCatalogue.EVICTIONS, jobId, Eviction.newBuilder()
         .setEvictionId("e2e-plan/" + jobId).setJobId(jobId).setCluster(ExecutorHarness.CLUSTER)
         .setKind(EvictionKind.PREEMPT).setDecisionId("e2e-plan").setCheckpointFirst(true)
@@ -262,7 +305,8 @@ class ExecutorEndToEndTest {
       rebound.add(h.awaitPod("ml-research", p.getMetadata().getName(), "bound again",
           ExecutorHarness::bound));
     }
-    rebound.forEach(p -> h.running(p, Instant.parse("2026-12-01T10:20:00Z")));
+    Instant again = past(5);
+    rebound.forEach(p -> h.running(p, again));
     await("RESUMED", () -> h.lifecycle(jobId).stream()
         .anyMatch(l -> l.getType() == LifecycleType.RESUMED));
     assertThat(h.submissions(jobId)).as("the same job, not a new one").hasSize(1);

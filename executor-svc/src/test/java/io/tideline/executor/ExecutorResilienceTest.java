@@ -267,7 +267,8 @@ class ExecutorResilienceTest {
     h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER,
         placed(job, "r2", 7));
     h.running(h.awaitPod("guarded", "server", "bound", ExecutorHarness::bound),
-        java.time.Instant.parse("2026-12-01T10:00:00Z"));
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .minusSeconds(30));
     await("STARTED", () -> h.lifecycle("guarded/server").stream()
         .anyMatch(l -> l.getType() == io.tideline.events.LifecycleType.STARTED));
 
