@@ -91,6 +91,12 @@ public final class Engine {
   private final Set<String> reportedInvalid = new HashSet<>();
   /** Pods whose running gang was reported (the annotation says so too, once the cache has it). */
   private final Set<String> reportedRunning = new HashSet<>();
+  /**
+   * Jobs reclaimed for idleness (Q7) by the eviction id: placement retires them (never queued
+   * again, ADR 0010), so their replacement pods are told so and wait until their owner deletes
+   * them. Rebuilt from the pods' {@link Keys#RECLAIMED} annotation after a restart.
+   */
+  private final Map<String, String> reclaimed = new HashMap<>();
 
   public Engine(ExecutorSettings settings, KubeActions kube, Outputs out, Clock clock, ExecutorMeters meters, PodSource pods, Map<String, JobSubmitted> openJobs) {
     this.settings = settings;
@@ -130,6 +136,7 @@ public final class Engine {
       ownerDeleted(jobId, deleted);
       return;
     }
+    retired(jobId, all);
     Order<PlacementDecision> placed = placements.get(jobId);
     if (placed != null) {
       bind(jobId, placed.event().getDecisionId(), placed.event().getAssignments(), placed.done(),
@@ -247,7 +254,7 @@ public final class Engine {
     List<Pod> live = live(pods.podsOf(jobId));
     int expected = job.getResources().getGangSize();
     List<Pod> waiting = live.stream().filter(p -> !decisionId.equals(annotation(p,
-        Keys.DECISION))).toList();
+        Keys.DECISION)) && !decisionId.equals(annotation(p, Keys.STANDBY))).toList();
     if (waiting.isEmpty() && live.size() == expected) {
       clear.run();
       done.run();
@@ -258,9 +265,9 @@ public final class Engine {
           live.size(), expected);
       return;
     }
-    List<GangPlan.Slot> plan;
+    GangPlan.Plan laid;
     try {
-      plan = GangPlan.lay(live, assignments);
+      laid = GangPlan.lay(live, assignments, perPod(job));
     } catch (IllegalArgumentException e) {
       rollback(jobId, live, decisionId, "decision " + decisionId + " does not fit the pods: "
           + e.getMessage());
@@ -268,6 +275,7 @@ public final class Engine {
       done.run();
       return;
     }
+    List<GangPlan.Slot> plan = laid.slots();
     for (GangPlan.Slot s : plan) {
       Pod p = s.pod();
       String bound = p.getSpec().getNodeName();
@@ -315,9 +323,24 @@ public final class Engine {
         }
       }
     }
-    LOG.infof("bound %s (%d pods) by %s", jobId, plan.size(), decisionId);
+    for (Pod p : laid.standby()) {
+      if (!decisionId.equals(annotation(p, Keys.STANDBY))) {
+        kube.annotate(p, Map.of(Keys.STANDBY, decisionId));
+        kube.event(p, "Normal", "TidelineStandby", "decision " + decisionId + " places "
+            + assignments.size() + " GPU(s): " + plan.size() + " of the gang's " + live.size()
+            + " workers (a shrunk job, Q7); this pod waits unbound while the others run");
+      }
+    }
+    LOG.infof("bound %s (%d pods%s) by %s", jobId, plan.size(), laid.standby().isEmpty() ? ""
+        : ", " + laid.standby().size() + " on standby", decisionId);
     clear.run();
     done.run();
+  }
+
+  /** GPUs each pod of the job asks for (1 for a fractional instance's single pod). */
+  private static int perPod(JobSubmitted job) {
+    var r = job.getResources();
+    return Math.max(1, r.getGpuCount() / Math.max(1, r.getGangSize()));
   }
 
   private void rollback(String jobId, List<Pod> gang, String decisionId, String reason) {
@@ -353,10 +376,12 @@ public final class Engine {
   // ------------------------------------------------------------------------------ evictions
 
   /**
-   * An eviction order: annotate the pods with the checkpoint deadline, give them the P4
-   * checkpoint-write time (plus the stop margin) as grace, evict them through {@code policy/v1}.
-   * The order completes when the pods are gone (PREEMPTED), or for a migration once the
-   * replacement pods are bound to the target.
+   * An eviction order (Eviction v2): annotate the pods with the checkpoint deadline (a SHRINK
+   * also with the GPUs it restarts on), give them the P4 checkpoint-write time plus the stop
+   * margin, at most the order's {@code graceSeconds}, as grace, evict them through
+   * {@code policy/v1}. The order completes when the pods are gone — PREEMPT, RECLAIM and SHRINK
+   * are then PREEMPTED — or, for a MIGRATE, once the replacement pods are bound to its target
+   * (RESUMED there when they run), as the twin's executor does.
    */
   public void eviction(Order<Eviction> order) {
     Eviction e = order.event();
@@ -385,11 +410,17 @@ public final class Engine {
       if (e.getCheckpointFirst()) {
         a.put(Keys.CHECKPOINT_REQUESTED, deadline.toString());
       }
+      boolean shrink = e.getKind() == EvictionKind.SHRINK && e.getShrinkToGpus() != null;
+      if (shrink) {
+        a.put(Keys.SHRINK_TO, Integer.toString(e.getShrinkToGpus()));
+      }
       kube.annotate(p, a);
       kube.event(p, "Normal", e.getCheckpointFirst() ? "CheckpointRequested" : "Evicting",
           e.getKind() + " by Tideline (" + e.getReason() + "): "
               + (e.getCheckpointFirst() ? "checkpoint by " + deadline + ", " : "")
-              + "evicting with a grace period of " + grace + " s");
+              + "evicting with a grace period of " + grace + " s"
+              + (shrink ? "; the job restarts from its checkpoint on " + e.getShrinkToGpus()
+                  + " GPU(s)" : ""));
     }
     retryEvictions(jobId);
     if (targets.isEmpty()) {
@@ -444,18 +475,49 @@ public final class Engine {
           e.getTarget().stream().map(GpuAssignment::getNodeId).distinct().toList());
       return;
     }
-    // PREEMPT, RECLAIM, SHRINK: stopped; placement re-queues a preempted job (same id, with its
-    // compensation and cooldown) and forgets a reclaimed one
+    // PREEMPT, RECLAIM, SHRINK: stopped, PREEMPTED (as the twin's executor reports them). On it
+    // placement queues a preempted job again (same id, with its compensation and cooldown), a
+    // shrunk one with fewer GPUs, and retires a reclaimed one (Q7: never queued again) — the job
+    // stays open here so that its replacement pods are told, not submitted as a conflicting
+    // namesake.
     lifecycle(jobId, LifecycleType.PREEMPTED, clock.instant(), e.getDecisionId(),
         e.getKind() + ": " + e.getReason());
     if (e.getKind() == EvictionKind.RECLAIM) {
-      open.remove(jobId);
-      out.closed(jobId);
+      reclaimed.put(jobId, e.getEvictionId());
     }
     ev.order().done().run();
   }
 
-  /** Grace: the P4 checkpoint-write time plus the stop margin, or the order's own without one. */
+  /**
+   * A reclaimed job's pods (replacements its owner created) hear once why they wait: placement
+   * does not queue a job reclaimed for idleness again; their owner deletes them (the job then
+   * ends) and submits a new pod group to run again.
+   */
+  private void retired(String jobId, List<Pod> all) {
+    String by = reclaimed.get(jobId);
+    if (by == null) {
+      by = live(all).stream().map(p -> annotation(p, Keys.RECLAIMED)).filter(a -> a != null)
+          .findFirst().orElse(null);
+      if (by == null) {
+        return;
+      }
+      reclaimed.put(jobId, by); // learnt again from the pods after a restart
+    }
+    for (Pod p : live(all)) {
+      if (annotation(p, Keys.RECLAIMED) == null && p.getSpec().getNodeName() == null) {
+        kube.annotate(p, Map.of(Keys.RECLAIMED, by));
+        kube.event(p, "Warning", "TidelineReclaimed", "job " + jobId + " was reclaimed for "
+            + "holding its GPUs idle (Q7, eviction " + by + ") and is not queued again: delete "
+            + "these pods and create the pod group under a new name to run it again");
+      }
+    }
+  }
+
+  /**
+   * Grace: the P4 checkpoint-write time plus the stop margin, never more than the order's own
+   * {@code graceSeconds} (the time it gives the job to checkpoint and stop; the twin's executor
+   * bounds the write by it too); the order's own without a checkpoint.
+   */
   long grace(JobSubmitted job, Eviction e) {
     var cp = job.getCheckpoint();
     if (!e.getCheckpointFirst() || cp == null) {
@@ -463,18 +525,26 @@ public final class Engine {
     }
     double write = p4.writeSeconds(new CheckpointProfile(cp.getStateSizeGb(),
         cp.getStorageBandwidthGbPerSec(), cp.getWriteShards(), cp.getIntervalSeconds()));
-    return (long) Math.ceil(write) + settings.stopMarginSeconds();
+    return Math.min(e.getGraceSeconds(), (long) Math.ceil(write) + settings.stopMarginSeconds());
   }
 
   // ------------------------------------------------------------------------------ phases
 
   private void phases(String jobId, JobSubmitted job) {
     List<Pod> all = pods.podsOf(jobId);
-    List<Pod> live = live(all);
     int expected = job.getResources().getGangSize();
-    if (live.size() != expected || live.stream().anyMatch(p -> p.getSpec().getNodeName() == null)) {
+    List<Pod> gang = live(all);
+    // the running workers: the bound pods, all of one decision; the others must be its standby
+    List<Pod> live = gang.stream().filter(p -> p.getSpec().getNodeName() != null).toList();
+    if (gang.size() != expected || live.isEmpty()) {
       return;
     }
+    String decision = annotation(live.get(0), Keys.DECISION);
+    if (gang.stream().anyMatch(p -> p.getSpec().getNodeName() == null
+        && (decision == null || !decision.equals(annotation(p, Keys.STANDBY))))) {
+      return; // still being bound
+    }
+    int workers = live.size();
     if (live.stream().anyMatch(p -> "Failed".equals(phase(p)))) {
       Pod f = live.stream().filter(p -> "Failed".equals(phase(p))).findFirst().orElseThrow();
       end(jobId, LifecycleType.FAILED, PodTimes.finished(live, clock), annotation(f,
@@ -483,7 +553,7 @@ public final class Engine {
     }
     if (live.stream().allMatch(p -> "Succeeded".equals(phase(p)))) {
       end(jobId, LifecycleType.COMPLETED, PodTimes.finished(live, clock),
-          annotation(live.get(0), Keys.DECISION), "all " + expected + " pods succeeded");
+          annotation(live.get(0), Keys.DECISION), "all " + workers + " pods succeeded");
       return;
     }
     if (live.stream().allMatch(p -> "Running".equals(phase(p)))
@@ -493,7 +563,9 @@ public final class Engine {
           .isAfter(job.getSubmittedAt()));
       LifecycleType type = replacement ? LifecycleType.RESUMED : LifecycleType.STARTED;
       lifecycle(jobId, type, PodTimes.running(live, clock), annotation(live.get(0),
-          Keys.DECISION), "all " + expected + " pods running", assignments(live));
+          Keys.DECISION), "all " + workers + " pods running"
+              + (workers < expected ? " (" + (expected - workers) + " on standby)" : ""),
+          assignments(live));
       for (Pod p : live) {
         reportedRunning.add(p.getMetadata().getUid()); // the cache may lag behind the patch
         kube.annotate(p, Map.of(Keys.REPORTED, type.name()));
@@ -506,7 +578,8 @@ public final class Engine {
     boolean ran = deleted.getSpec().getNodeName() != null;
     end(jobId, ran ? LifecycleType.COMPLETED : LifecycleType.FAILED, clock.instant(),
         annotation(deleted, Keys.DECISION), ran ? "pods deleted by their owner"
-            : "withdrawn: pods deleted before they were placed");
+            : reclaimed.containsKey(jobId) ? "withdrawn after its reclaim (Q7): pods deleted by "
+                + "their owner" : "withdrawn: pods deleted before they were placed");
   }
 
   private void end(String jobId, LifecycleType type, Instant at, String decisionId,
@@ -514,6 +587,7 @@ public final class Engine {
     if (open.remove(jobId) == null) {
       return;
     }
+    reclaimed.remove(jobId);
     lifecycle(jobId, type, at, decisionId, message);
     out.closed(jobId);
   }

@@ -82,4 +82,19 @@ public final class Keys {
   public static final String REFUSED = PREFIX + "refused";
   /** The eviction order being carried out. */
   public static final String EVICTION = PREFIX + "eviction";
+  /**
+   * SHRINK (Q7): the GPUs the job restarts with, written with the checkpoint request so that an
+   * elastic launcher (e.g. {@code torchrun --nnodes=min:max}) knows how many workers come back.
+   */
+  public static final String SHRINK_TO = PREFIX + "shrink-to-gpus";
+  /**
+   * A pod a placement left unbound because it has fewer workers than the gang has pods (a shrunk
+   * job, Q7): the decision's id. The pod waits; the job runs on the bound ones.
+   */
+  public static final String STANDBY = PREFIX + "standby";
+  /**
+   * A pod of a job reclaimed for idleness (Q7): the eviction's id. Placement does not queue the job
+   * again (its owner submits anew, under a new pod-group name); written with its Event, once.
+   */
+  public static final String RECLAIMED = PREFIX + "reclaimed";
 }

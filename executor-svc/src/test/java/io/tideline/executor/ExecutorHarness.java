@@ -275,6 +275,12 @@ final class ExecutorHarness implements AutoCloseable {
     return out;
   }
 
+  /** Waits for the executor's submission of {@code jobId}, and returns it. */
+  JobSubmitted awaitSubmission(String jobId) {
+    await("submission of " + jobId, () -> !submissions(jobId).isEmpty());
+    return submissions(jobId).get(0);
+  }
+
   List<JobSubmitted> submissions(String jobId) {
     return read(TopicCatalogue.JOBS_SUBMITTED, JobSubmitted.class).stream()
         .filter(j -> j.getJobId().equals(jobId)).toList();
@@ -314,6 +320,25 @@ final class ExecutorHarness implements AutoCloseable {
 
   static boolean bound(Pod p) {
     return p.getSpec().getNodeName() != null;
+  }
+
+  static boolean terminating(Pod p) {
+    return p.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  /**
+   * Stops every executor replica started so far, handing over its lease: a scenario that fails
+   * half-way leaves no leader behind to block the next one.
+   */
+  void stopExecutors() {
+    runtimes.forEach(r -> {
+      try {
+        r.close();
+      } catch (RuntimeException e) {
+        // already stopped
+      }
+    });
+    runtimes.clear();
   }
 
   @Override

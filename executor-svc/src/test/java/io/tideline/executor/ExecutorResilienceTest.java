@@ -251,6 +251,33 @@ class ExecutorResilienceTest {
   }
 
   @Test
+  void shouldDeadLetterADecisionOutsideThePlatformsBoundsAndBindTheNext() {
+    h.namespace("bounds", "search", "ranking");
+    ExecutorRuntime e = h.executor("bounds-1");
+    await("leadership", e::leading);
+    h.create(h.pod("bounds", "p", null, 1, 1));
+    JobSubmitted job = awaitSubmission("bounds/p");
+    // a decision the platform's EventValidator refuses for every consumer: a share above 1
+    PlacementDecision impossible = PlacementDecision.newBuilder(placed(job, "r3", 5))
+        .setDecisionId("bounds-impossible").setAssignments(List.of(GpuAssignment.newBuilder()
+            .setNodeId("r3").setGpuIndex(5).setShare(1.5).build())).build();
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER, impossible);
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER, placed(job, "r3", 6));
+    Pod p = h.awaitPod("bounds", "p", "bound by the valid decision", ExecutorHarness::bound);
+    assertThat(p.getMetadata().getAnnotations()).containsEntry("tideline.io/gpus", "6");
+    await("the refused decision dead-lettered", () -> h.read("placement.decisions.dlq",
+        DeadLetter.class).stream().anyMatch(d -> d.getError().contains("bounds/p")));
+    DeadLetter letter = h.read("placement.decisions.dlq", DeadLetter.class).stream()
+        .filter(d -> d.getError().contains("bounds/p")).findFirst().orElseThrow();
+    assertThat(letter.getService()).isEqualTo("executor-svc");
+    assertThat(letter.getErrorClass()).isEqualTo("VALIDATION");
+    assertThat(letter.getError()).contains("PlacementDecision bounds/p")
+        .contains("r3/5 with share 1.5 outside (0, 1]");
+    assertThat(h.events("bounds", "p", "Scheduled")).hasSize(1);
+    e.close();
+  }
+
+  @Test
   void shouldRetryAnEvictionAPodDisruptionBudgetBlocksAndReportPreemptedOnceItIsAllowed() {
     h.namespace("guarded", "search", "ranking");
     ExecutorRuntime e = h.executor("guarded-1");
