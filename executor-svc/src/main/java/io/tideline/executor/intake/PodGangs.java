@@ -53,7 +53,7 @@ public final class PodGangs {
   /** The pods cannot become a job: why, in words, naming the pod and the annotation. */
   public record Invalid(String jobId, Pod culprit, String reason) implements Gang {}
 
-  /** The whole gang, as the job it asks for (still to pass the platform's {@code JobIntake}). */
+  /** The whole gang, as the job it asks for (still to pass the platform's {@code EventValidator}). */
   public record Ready(String jobId, List<Pod> pods, JobSubmitted job) implements Gang {}
 
   private final ExecutorSettings settings;
