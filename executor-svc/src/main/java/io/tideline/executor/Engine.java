@@ -131,8 +131,11 @@ public final class Engine {
         return;
       }
     }
-    if (deleted != null && ev == null && !migrations.containsKey(jobId)
-        && live(all).isEmpty() && all.isEmpty()) {
+    // the last pod of a job gone, and not by an eviction of ours (a pod we evicted carries its
+    // order: when the cache drops two evicted pods before the first delete is handled, the second
+    // delete comes after the eviction completed and is no owner's withdrawal)
+    if (deleted != null && ev == null && annotation(deleted, Keys.EVICTION) == null
+        && !migrations.containsKey(jobId) && live(all).isEmpty() && all.isEmpty()) {
       ownerDeleted(jobId, deleted);
       return;
     }
