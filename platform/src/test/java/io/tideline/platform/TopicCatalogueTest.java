@@ -23,8 +23,8 @@ class TopicCatalogueTest {
   void shouldCompactOnlyLatestValueTopics() {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::compacted).map(TopicSpec::name))
         .containsExactlyInAnyOrder("cluster.inventory", "quota.state", "placement.queue",
-            "notices.deliveries", "notify.directory", "quota.config", "forecast.holidays",
-            "executor.jobs");
+            "notices.deliveries", "notices.joins", "notify.directory", "quota.config",
+            "forecast.holidays", "executor.jobs");
   }
 
   @Test

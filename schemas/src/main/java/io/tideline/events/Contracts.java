@@ -34,6 +34,7 @@ public final class Contracts {
       DeadLetter.class,
       NotifyPreference.class,
       NoticeDelivery.class,
+      NoticeJoin.class,
       QuotaConfigDocument.class,
       QuotaChange.class,
       QuotaReclaim.class,

@@ -52,10 +52,17 @@ class HtmlReportTest {
     SimResult noForecast = results.stream().filter(r -> r.policy().equals("no-forecast"))
         .findFirst().orElseThrow();
 
+    SimResult tideline = results.stream().filter(r -> r.policy().equals("tideline"))
+        .findFirst().orElseThrow();
+
     assertThat(noForecast.timeline()).allSatisfy(s -> {
       assertThat(s.forecastGpus()).isNaN();
       assertThat(s.reservedIdleGpus()).isZero();
     });
+    assertThat(noForecast.reservations()).isZero();
+    // the twin composes the forecaster for every other policy: its forecasts reach the chart
+    assertThat(tideline.timeline()).anyMatch(s -> !Double.isNaN(s.forecastGpus()));
+    assertThat(tideline.reservations()).isPositive();
   }
 
   @Test

@@ -33,7 +33,7 @@ public class NoticeRenderer {
   /** Renders {@code notices} (one, or several as a digest) for {@code route}. */
   public Rendered render(List<Notice> notices, Route route) {
     MessageView view = MessageView.of(route.userId(), route.slackUserId(),
-        notices.stream().map(n -> NoticeView.of(n, route.zone())).toList());
+        notices.stream().map(n -> NoticeView.of(n, route.zone(), route.lang())).toList());
     Lang lang = route.lang();
     return new Rendered(
         render(lang, "subject.txt", view).strip(),

@@ -49,8 +49,33 @@ public interface NotifierConfig {
   /** Retries and dead letters. */
   Retry retry();
 
+  /** The join of applied evictions with their decisions (P7, ADR 0019). */
+  Join join();
+
   /** What {@code /q/health} holds the engine to. */
   Health health();
+
+  /**
+   * The eviction-decision join: notices follow applied evictions, explained by the decision that
+   * ordered them. Both waits are in event time (the facts' own times and the cluster clock).
+   */
+  interface Join {
+    /**
+     * How long after its {@code decidedAt} a preemption decision waits for the evictions of its
+     * victims; a victim whose eviction has not come by then is never told (placement did not
+     * apply the decision: stale plan, victim already gone). Bounds the decisions held.
+     */
+    @WithDefault("1h")
+    Duration decisionHorizon();
+
+    /**
+     * How long after its {@code issuedAt} an applied eviction waits for the decision that
+     * ordered it (read from another topic, it may come later); then it is notified with its own
+     * reason only. Joined evictions go out at once: this delays only those without a decision.
+     */
+    @WithDefault("10m")
+    Duration evictionWait();
+  }
 
   /** Health. */
   interface Health {

@@ -8,6 +8,7 @@ import io.tideline.events.JobSubmitted;
 import io.tideline.events.LifecycleType;
 import io.tideline.events.Notice;
 import io.tideline.events.NoticeDelivery;
+import io.tideline.events.NoticeJoin;
 import io.tideline.events.NoticeKind;
 import io.tideline.events.NotifyPreference;
 import io.tideline.events.PreemptionDecision;
@@ -18,6 +19,7 @@ import io.tideline.events.Victim;
 import io.tideline.notifier.channel.SendFailure;
 import io.tideline.notifier.channel.Sender;
 import io.tideline.notifier.compose.NoticeComposer;
+import io.tideline.notifier.compose.NoticeIds;
 import io.tideline.notifier.compose.QuotaLink;
 import io.tideline.notifier.compose.QuotaRequest;
 import io.tideline.notifier.compose.TroughSlot;
@@ -26,6 +28,7 @@ import io.tideline.notifier.delivery.Channel;
 import io.tideline.notifier.delivery.DigestWindows;
 import io.tideline.notifier.delivery.Outbox;
 import io.tideline.notifier.delivery.RateLimiter;
+import io.tideline.notifier.join.EvictionJoin;
 import io.tideline.events.DeadLetter;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.validation.EventValidator;
@@ -62,8 +65,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
 /**
- * The notifier's one worker thread: composes notices from decisions, publishes them on
+ * The notifier's one worker thread: composes notices from applied facts, publishes them on
  * {@code notices}, and delivers them on each user's channels exactly once (P7, O3).
+ *
+ * <p>Notices follow applied facts, never intentions: a preemption decision is only an intention
+ * (placement may refuse it as stale), so a PREEMPTED, RECLAIMED or SHRUNK notice goes out for the
+ * {@code Eviction} placement applied, joined by {@link EvictionJoin} with the decision that ordered
+ * it for the explanation, whichever of the two is read first. The join's waiting halves are kept
+ * on the compacted {@code notices.joins} (written after the notices of a batch are acknowledged,
+ * before its offsets are committed) and restored at start, so a restart or a crash neither loses
+ * nor repeats a notice (ADR 0019). The join's deadlines run on the facts' event time (decisions,
+ * evictions, lifecycle, clock ticks), which notices read back cannot move.
  *
  * <p>How exactly-once per notice and channel holds across crashes and audit replays:
  *
@@ -101,29 +113,43 @@ public final class NotifierEngine implements AutoCloseable {
   static final String PROCESSING = "PROCESSING";
   static final String DIRECTORY = "notify.directory";
   static final String DELIVERIES = "notices.deliveries";
+  /** The join's waiting halves (compacted; ADR 0019). */
+  static final String JOINS = "notices.joins";
   /** State topics whose bad records the notifier (their only reader) dead-letters, once. */
   static final List<String> OWN_STATE = List.of(DIRECTORY, TopicCatalogue.PLACEMENT_QUEUE,
-      DELIVERIES);
+      DELIVERIES, JOINS);
   /** The event type each input topic carries. */
-  static final Map<String, Class<?>> TYPES = Map.of(
-      TopicCatalogue.PLACEMENT_QUEUE, QueuePosition.class,
-      TopicCatalogue.FORECAST_SLOTS, SlotForecast.class,
-      DIRECTORY, NotifyPreference.class,
-      TopicCatalogue.JOBS_SUBMITTED, JobSubmitted.class,
-      TopicCatalogue.NOTICES, Notice.class,
-      DELIVERIES, NoticeDelivery.class,
-      TopicCatalogue.PREEMPTION_DECISIONS, PreemptionDecision.class,
-      TopicCatalogue.JOBS_LIFECYCLE, JobLifecycle.class,
-      TopicCatalogue.EVICTIONS, Eviction.class,
-      TopicCatalogue.CLUSTER_CLOCK, ClockTick.class);
+  static final Map<String, Class<?>> TYPES = Map.ofEntries(
+      Map.entry(TopicCatalogue.PLACEMENT_QUEUE, QueuePosition.class),
+      Map.entry(TopicCatalogue.FORECAST_SLOTS, SlotForecast.class),
+      Map.entry(DIRECTORY, NotifyPreference.class),
+      Map.entry(TopicCatalogue.JOBS_SUBMITTED, JobSubmitted.class),
+      Map.entry(TopicCatalogue.NOTICES, Notice.class),
+      Map.entry(DELIVERIES, NoticeDelivery.class),
+      Map.entry(JOINS, NoticeJoin.class),
+      Map.entry(TopicCatalogue.PREEMPTION_DECISIONS, PreemptionDecision.class),
+      Map.entry(TopicCatalogue.JOBS_LIFECYCLE, JobLifecycle.class),
+      Map.entry(TopicCatalogue.EVICTIONS, Eviction.class),
+      Map.entry(TopicCatalogue.CLUSTER_CLOCK, ClockTick.class));
   static final List<String> STATE_TOPICS = List.of(TopicCatalogue.PLACEMENT_QUEUE,
       TopicCatalogue.FORECAST_SLOTS, DIRECTORY, TopicCatalogue.JOBS_SUBMITTED,
-      TopicCatalogue.NOTICES, DELIVERIES);
+      TopicCatalogue.NOTICES, DELIVERIES, JOINS);
   static final List<String> EVENT_TOPICS = List.of(TopicCatalogue.PREEMPTION_DECISIONS,
       TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.EVICTIONS, TopicCatalogue.CLUSTER_CLOCK);
 
   /** A published notice waiting for delivery, with its record for a dead letter. */
   record Pending(Notice notice, ConsumerRecord<byte[], byte[]> raw) {}
+
+  /** A write of the current batch and what it was for. */
+  private record Ack(String noticeId, Future<RecordMetadata> future) {}
+
+  /**
+   * What the join holds, for tests and health: the decisions and evictions waiting.
+   *
+   * @param decisions ids of the decisions waiting for evictions
+   * @param evictions ids of the evictions waiting for their decision
+   */
+  public record Waiting(Set<String> decisions, Set<String> evictions) {}
 
   private final NotifierConfig config;
   private final String groupId;
@@ -149,11 +175,19 @@ public final class NotifierEngine implements AutoCloseable {
   private final Map<Channel, RateLimiter> limiters = new EnumMap<>(Channel.class);
   private final Backoff backoff;
   private final NoticeComposer.Context context;
+  /** The eviction-decision join; only the worker thread touches it. */
+  private EvictionJoin join;
+  /** The notices and join-state writes of the batch being handled, in order. */
+  private final List<Ack> batchNotices = new ArrayList<>();
+  private final List<EvictionJoin.Change> batchChanges = new ArrayList<>();
+  private volatile Waiting waiting = new Waiting(Set.of(), Set.of());
 
   private final InputBounds bounds;
   private KafkaProducer<String, Object> producer;
   private RecordIntake intake;
   private volatile Instant streamTime = Instant.EPOCH;
+  /** Event time of the facts alone (the join's clock): notices read back do not move it. */
+  private Instant factTime = Instant.EPOCH;
   private volatile boolean running;
   private volatile boolean restored;
   private volatile long heartbeat = System.nanoTime();
@@ -179,6 +213,7 @@ public final class NotifierEngine implements AutoCloseable {
     this.limiters.put(Channel.EMAIL, new RateLimiter(config.email().minInterval()));
     this.backoff = new Backoff(config.retry().initialBackoff(), config.retry().multiplier(),
         config.retry().maxBackoff());
+    this.join = new EvictionJoin(config.join().decisionHorizon(), config.join().evictionWait());
     this.context = new NoticeComposer.Context() {
       @Override
       public QueuePosition queue(String jobId) {
@@ -268,6 +303,11 @@ public final class NotifierEngine implements AutoCloseable {
     return readBack.contains(noticeId);
   }
 
+  /** The decisions and evictions the join holds (as of the last committed batch). */
+  public Waiting waiting() {
+    return waiting;
+  }
+
   /** Whether the owner of a job is known (tests wait on it). */
   public boolean knowsOwner(String jobId) {
     return owners.containsKey(jobId);
@@ -327,19 +367,32 @@ public final class NotifierEngine implements AutoCloseable {
               throw retry;
             }
           }
-          // 2. Decisions and facts: compose, publish, then commit their offsets.
+          // 2. Decisions and facts: join, compose, publish; then the join's state; then commit.
           var batch = events.poll(config.pollTimeout());
           if (!batch.isEmpty()) {
+            EvictionJoin before = join.copy();
             try {
               for (ConsumerRecord<byte[], byte[]> r : batch) {
                 guarded(r, () -> handleEvent(r));
               }
+              // The notices on the broker first, then the join state that assumes them, then
+              // the offsets: a crash anywhere re-reads the batch, and ids already published
+              // are not published again.
               producer.flush();
+              awaitAcks(batchNotices, "notice");
+              List<Ack> joinWrites = writeJoinChanges();
+              producer.flush();
+              awaitAcks(joinWrites, "join state");
               events.commitSync();
+              waiting = new Waiting(join.waitingDecisionIds(), join.waitingEvictionIds());
             } catch (RuntimeException e) {
-              // nothing of this batch is committed: read it again (notices are idempotent)
+              // nothing of this batch is committed: read it again from the join as it was
+              join = before;
               rewind(events);
               throw e;
+            } finally {
+              batchNotices.clear();
+              batchChanges.clear();
             }
           }
           // 3. Deliver what is due at the stream time.
@@ -461,12 +514,14 @@ public final class NotifierEngine implements AutoCloseable {
         LOG.errorf("could not queue %s: %s", p.notice().getNoticeId(), retry.getMessage());
       }
     }
+    waiting = new Waiting(join.waitingDecisionIds(), join.waitingEvictionIds());
     restored = true;
     long inDoubt = deliveries.values().stream()
         .filter(d -> d.getStatus() == DeliveryStatus.SENDING).count();
     LOG.infof("notifier %s restored: %d notices known, %d deliveries (%d in doubt, re-sent with"
-        + " their idempotency keys), %d waiting", groupId, knownNotices.size(), deliveries.size(),
-        inDoubt, outbox.size());
+        + " their idempotency keys), %d waiting; join: %d decisions wait for evictions, %d"
+        + " evictions for decisions", groupId, knownNotices.size(), deliveries.size(), inDoubt,
+        outbox.size(), join.decisionsWaiting(), join.evictionsWaiting());
   }
 
   /** Reads the dead-letter topics of {@link #OWN_STATE}: what is lettered already. */
@@ -550,6 +605,20 @@ public final class NotifierEngine implements AutoCloseable {
           outbox.remove(k);
         }
       }
+      case JOINS -> {
+        // Only at start: afterwards the join in memory is ahead of its own writes read back.
+        if (restored) {
+          return;
+        }
+        if (v == null) {
+          join.forget(key);
+        } else {
+          String problem = join.restore(key, (NoticeJoin) v);
+          if (problem != null) {
+            refuseState(r, DeadLetters.VALIDATION, problem);
+          }
+        }
+      }
       default -> LOG.debugf("ignoring %s", r.topic());
     }
   }
@@ -585,7 +654,7 @@ public final class NotifierEngine implements AutoCloseable {
     }
     Object v = accepted.event();
     if (v instanceof PreemptionDecision d) {
-      advance(d.getDecidedAt());
+      advanceFacts(d.getDecidedAt());
       for (Victim victim : d.getVictims()) {
         if (victim.getUser() == null || victim.getUser().isBlank()) {
           refuse(r, DeadLetters.VALIDATION, "decision " + d.getDecisionId() + ": victim "
@@ -595,34 +664,105 @@ public final class NotifierEngine implements AutoCloseable {
       }
       d.getVictims().forEach(victim -> owners.put(victim.getJobId(),
           new NoticeComposer.Owner(victim.getUser(), victim.getTenant())));
-      NoticeComposer.preempted(d, context).forEach(this::publish);
+      // An intention: no notice of its own; it waits for the evictions placement applies.
+      apply(join.decision(d));
     } else if (v instanceof JobLifecycle l) {
-      advance(l.getOccurredAt());
+      advanceFacts(l.getOccurredAt());
       if (l.getType() == LifecycleType.RESUMED) {
         NoticeComposer.Owner owner = owner(r, l.getJobId());
         if (owner != null) {
-          publish(NoticeComposer.resumed(l, owner, context));
+          publishInBatch(NoticeComposer.resumed(l, owner, context));
         }
+        apply(join.advance(factTime));
         return;
       }
     } else if (v instanceof Eviction e) {
-      advance(e.getIssuedAt());
-      switch (e.getKind()) {
-        case RECLAIM, SHRINK -> {
-          NoticeComposer.Owner owner = owner(r, e.getJobId());
-          if (owner != null) {
-            publish(NoticeComposer.evicted(e, owner, context));
-          }
-          return;
-        }
-        default -> {
-          // PREEMPT is explained from the preemption decision; MIGRATE is not the owner's concern.
-        }
+      advanceFacts(e.getIssuedAt());
+      if (e.getEvictionId().isBlank() || e.getJobId().isBlank()) {
+        refuse(r, DeadLetters.VALIDATION, "eviction " + e.getEvictionId() + " of job "
+            + e.getJobId() + ": an eviction needs its evictionId and jobId");
+        return;
+      }
+      NoticeKind kind = NoticeComposer.kindOf(e.getKind());
+      // The applied fact (MIGRATE stays silent). One already told, read again, still counts as
+      // applied for its waiting decision, but waits for nothing else.
+      if (kind != null && !join.waitsForEvictionsOf(e.getDecisionId())
+          && knownNotices.contains(NoticeIds.of(e.getDecisionId(), e.getJobId(), kind))) {
+        meters.join("already_notified");
+      } else {
+        apply(join.eviction(e));
       }
     } else if (v instanceof ClockTick t) {
-      advance(t.getTime());
+      advanceFacts(t.getTime());
     }
+    apply(join.advance(factTime));
     meters.input(r.topic(), "accepted");
+  }
+
+  /** Keeps a join step's state changes for the batch's end and publishes its notices. */
+  private void apply(EvictionJoin.Step step) {
+    batchChanges.addAll(step.changes());
+    for (EvictionJoin.Outcome o : step.outcomes()) {
+      Eviction e = o.eviction();
+      Notice n;
+      String outcome;
+      if (o instanceof EvictionJoin.Explained x) {
+        n = NoticeComposer.evicted(e, x.decision(), x.victim(), null, context);
+        outcome = "explained";
+      } else {
+        NoticeComposer.Owner owner = owners.get(e.getJobId());
+        LOG.infof("eviction %s of %s notified without its decision: %s", e.getEvictionId(),
+            e.getJobId(), ((EvictionJoin.Unexplained) o).why());
+        n = owner == null ? null : NoticeComposer.evicted(e, null, null, owner, context);
+        outcome = owner == null ? "no_owner" : "unexplained";
+        if (owner == null) {
+          LOG.warnf("no owner known for job %s (eviction %s): no notice", e.getJobId(),
+              e.getEvictionId());
+        }
+      }
+      if (n != null && !publishInBatch(n)) {
+        outcome = "already_notified";
+      }
+      meters.join(outcome);
+    }
+    for (String id : step.expiredDecisions()) {
+      LOG.infof("decision %s: no eviction applied within %s of it, so nobody is told about it",
+          id, config.join().decisionHorizon());
+      meters.join("decision_expired");
+    }
+  }
+
+  /** Sends the batch's join-state changes to {@code notices.joins} (a Remove is a tombstone). */
+  private List<Ack> writeJoinChanges() {
+    List<Ack> acks = new ArrayList<>();
+    for (EvictionJoin.Change c : batchChanges) {
+      Object value = c instanceof EvictionJoin.Put p ? p.entry() : null;
+      acks.add(new Ack(null, producer.send(new ProducerRecord<>(JOINS, c.key(), value))));
+    }
+    return acks;
+  }
+
+  /**
+   * Waits for the batch's writes; a notice whose write failed is forgotten (so reading the batch
+   * again publishes it), and any failure fails the batch.
+   */
+  private void awaitAcks(List<Ack> acks, String what) {
+    RuntimeException failed = null;
+    for (Ack a : acks) {
+      try {
+        a.future().get();
+      } catch (Exception ex) {
+        if (a.noticeId() != null) {
+          knownNotices.remove(a.noticeId());
+        }
+        if (failed == null) {
+          failed = new IllegalStateException("could not write " + what + ": " + ex, ex);
+        }
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   private NoticeComposer.Owner owner(ConsumerRecord<byte[], byte[]> r, String jobId) {
@@ -648,6 +788,21 @@ public final class NotifierEngine implements AutoCloseable {
       producer.send(new ProducerRecord<>(TopicCatalogue.NOTICES, n.getUserId(), n));
       meters.composed(n.getKind().name());
     }
+  }
+
+  /**
+   * Publishes a notice of the batch being handled, keeping its write to await before commit.
+   *
+   * @return false when its id was published before (nothing sent)
+   */
+  private boolean publishInBatch(Notice n) {
+    if (!knownNotices.add(n.getNoticeId())) {
+      return false;
+    }
+    batchNotices.add(new Ack(n.getNoticeId(),
+        producer.send(new ProducerRecord<>(TopicCatalogue.NOTICES, n.getUserId(), n))));
+    meters.composed(n.getKind().name());
+    return true;
   }
 
   /** Puts a published notice on each of the user's channels not yet delivered. */
@@ -812,6 +967,14 @@ public final class NotifierEngine implements AutoCloseable {
   private void advance(Instant t) {
     if (t != null && t.isAfter(streamTime)) {
       streamTime = t;
+    }
+  }
+
+  /** Advances the stream time and the facts' time (the join's clock). */
+  private void advanceFacts(Instant t) {
+    advance(t);
+    if (t != null && t.isAfter(factTime)) {
+      factTime = t;
     }
   }
 

@@ -15,6 +15,10 @@ import jakarta.enterprise.context.ApplicationScoped;
  *   <li>{@code tideline.notifier.send.failures{channel, retryable}} — failed attempts
  *   <li>{@code tideline.notifier.inputs{topic, outcome}} — input records {@code accepted},
  *       {@code dead_lettered} (bad input) or {@code skipped} (e.g. owner unknown)
+ *   <li>{@code tideline.notifier.joins{outcome}} — the eviction-decision join: applied evictions
+ *       notified {@code explained} (with their decision) or {@code unexplained} (no decision in
+ *       time), not notified for {@code no_owner}, evictions read again and {@code
+ *       already_notified}, and decisions {@code decision_expired} (never applied: nobody told)
  * </ul>
  */
 @ApplicationScoped
@@ -42,6 +46,10 @@ public class NotifierMeters {
   public void sendFailure(String channel, boolean retryable) {
     counter("tideline.notifier.send.failures", "channel", channel, "retryable",
         String.valueOf(retryable)).increment();
+  }
+
+  public void join(String outcome) {
+    counter("tideline.notifier.joins", "outcome", outcome).increment();
   }
 
   public void input(String topic, String outcome) {

@@ -1,25 +1,30 @@
 package io.tideline.notifier.compose;
 
 import io.tideline.events.Eviction;
+import io.tideline.events.EvictionKind;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.Notice;
 import io.tideline.events.NoticeKind;
 import io.tideline.events.PreemptionDecision;
-import io.tideline.events.PreemptionOutcome;
 import io.tideline.events.QueuePosition;
 import io.tideline.events.Victim;
+import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
 /**
- * Turns decisions and facts into {@link Notice}s (P7): one per preempted job, with the reason from
- * the rule trace, the queue position, the estimated resume time and how it was estimated, the
- * compensation and the quota-request link; and the resumed, reclaimed, shrink and quota-request
- * notices. Pure: everything it reads is passed in through {@link Context}, time is event time.
+ * Turns applied facts into {@link Notice}s (P7): one per applied eviction of a job — preempted,
+ * reclaimed or shrunk — with the reason from the rule trace of the decision that ordered it, the
+ * queue position, the estimated resume time and how it was estimated, the compensation and the
+ * quota-request link; and the resumed and quota-request notices. Never from a decision alone: a
+ * decision placement did not apply happened to nobody. Pure: everything it reads is passed in
+ * through {@link Context}, time is event time.
  */
 public final class NoticeComposer {
+
+  /** {@code PreemptionDecision.trigger} of quota's Q3 guarantee reclaims. */
+  static final String GUARANTEE_RECLAIM = "GUARANTEE_RECLAIM";
 
   /**
    * A user's language and zone.
@@ -54,40 +59,94 @@ public final class NoticeComposer {
 
   private NoticeComposer() {}
 
-  /** One PREEMPTED notice per victim of a PREEMPT decision; none for a refusal. */
-  public static List<Notice> preempted(PreemptionDecision d, Context c) {
-    List<Notice> out = new ArrayList<>();
-    if (d.getOutcome() != PreemptionOutcome.PREEMPT) {
-      return out;
+  /**
+   * The notice of an applied eviction (P7; notices follow applied facts): PREEMPTED for a
+   * PREEMPT, RECLAIMED for a RECLAIM, SHRUNK for a SHRINK; null for a MIGRATE (not the owner's
+   * concern) or when no owner is known. The decision that ordered it, when the join found it,
+   * supplies the why (its rule trace), the owner (its victim entry) and the compensation (P6);
+   * without it the eviction's own reason is told. The notice's time is the eviction's.
+   *
+   * @param e the applied eviction
+   * @param d the preemption decision that ordered it, or null
+   * @param v the decision's entry for the evicted job, or null (then {@code owner} is used)
+   * @param owner the job's owner as known from its submission, or null
+   */
+  public static Notice evicted(Eviction e, PreemptionDecision d, Victim v, Owner owner,
+      Context c) {
+    NoticeKind kind = kindOf(e.getKind());
+    Owner who = v != null ? new Owner(v.getUser(), v.getTenant()) : owner;
+    if (kind == null || who == null) {
+      return null;
     }
-    for (Victim v : d.getVictims()) {
-      Profile p = c.profile(v.getUser());
-      // 1. Why, from the rule trace.
-      String reason = Wording.preemptionReason(PreemptionExplainer.explain(d, v), p.lang());
-      // 2. Where it stands and when it should resume.
-      QueuePosition q = c.queue(v.getJobId());
-      ResumeEstimate eta = ResumeEstimator.estimate(d.getDecidedAt(),
-          q == null ? null : q.getEstimatedStart(), c.troughs(), v.getRetryAfter());
-      // 3. What it gets in return, and where to ask for guaranteed quota.
-      String compensation = Wording.compensation(v.getQueueBoost(), v.getRetryAfter(),
-          v.getSharedPoolFallback(), p.zone(), p.lang());
-      out.add(Notice.newBuilder()
-          .setNoticeId(NoticeIds.of(d.getDecisionId(), v.getJobId(), NoticeKind.PREEMPTED))
-          .setUserId(v.getUser())
-          .setJobId(v.getJobId())
-          .setKind(NoticeKind.PREEMPTED)
-          .setLocale(p.lang().tag())
-          .setReason(reason)
-          .setQueuePosition(q == null ? null : q.getPosition())
-          .setEstimatedResume(eta.at())
-          .setEstimateBasis(eta.basis().code())
-          .setCompensation(compensation)
-          .setQuotaRequestUrl(c.quotaUrl(v.getTenant(), v.getJobId()))
-          .setDecisionId(d.getDecisionId())
-          .setCreatedAt(d.getDecidedAt())
-          .build());
+    Profile p = c.profile(who.user());
+    Instant now = e.getIssuedAt();
+    QueuePosition q = c.queue(e.getJobId());
+    Instant queued = q == null ? null : q.getEstimatedStart();
+    Notice.Builder b = base(NoticeIds.of(e.getDecisionId(), e.getJobId(), kind), who.user(),
+        e.getJobId(), kind, p, e.getDecisionId(), now.toEpochMilli())
+        .setQuotaRequestUrl(c.quotaUrl(who.tenant(), e.getJobId()));
+    String quotaWhy = d == null ? null : PreemptionExplainer.quotaReason(d);
+    switch (kind) {
+      case PREEMPTED -> {
+        // 1. Why: the decision's trace (a Q3 guarantee reclaim in quota's words), else placement's.
+        String reason;
+        if (d == null || v == null) {
+          reason = Wording.preemptedUnexplained(e.getJobId(), e.getReason(), p.lang());
+        } else if (GUARANTEE_RECLAIM.equals(d.getTrigger())) {
+          reason = Wording.guaranteeReclaimed(e.getJobId(),
+              quotaWhy != null ? quotaWhy : e.getReason(), d.getPolicyVersion(), p.lang());
+        } else {
+          reason = Wording.preemptionReason(PreemptionExplainer.explain(d, v), p.lang());
+        }
+        // 2. Where it stands and when it should resume; 3. what it gets in return.
+        ResumeEstimate eta = ResumeEstimator.estimate(now, queued, c.troughs(),
+            v == null ? null : v.getRetryAfter());
+        b.setReason(reason)
+            .setQueuePosition(q == null ? null : q.getPosition())
+            .setEstimatedResume(eta.at())
+            .setEstimateBasis(eta.basis().code())
+            .setCompensation(v == null ? "" : Wording.compensation(v.getQueueBoost(),
+                v.getRetryAfter(), v.getSharedPoolFallback(), p.zone(), p.lang()));
+      }
+      case RECLAIMED -> b.setReason(Wording.reclaimed(e.getJobId(),
+          quotaWhy != null ? quotaWhy : e.getReason(), p.lang()));
+      case SHRUNK -> {
+        // Q7 enacted: checkpointed, stopped, queued again on fewer GPUs; its run time stretched.
+        int to = shrinkTo(e, v);
+        Long runAfter = e.getExpectedDurationSecondsAfter();
+        ResumeEstimate eta = ResumeEstimator.estimate(now, queued, List.of(), null);
+        b.setReason(Wording.shrunk(e.getJobId(), to, runAfter,
+                quotaWhy != null ? quotaWhy : e.getReason(), p.lang()))
+            .setQueuePosition(q == null ? null : q.getPosition())
+            .setEstimatedResume(eta.at())
+            .setEstimateBasis(eta.basis().code())
+            .setGpusAfter(to > 0 ? to : null)
+            .setExpectedRunSecondsAfter(runAfter);
+      }
+      default -> throw new IllegalStateException("no eviction notice of kind " + kind);
     }
-    return out;
+    return b.build();
+  }
+
+  /** The notice kind an eviction of {@code kind} gives, or null (MIGRATE: none). */
+  public static NoticeKind kindOf(EvictionKind kind) {
+    return switch (kind) {
+      case PREEMPT -> NoticeKind.PREEMPTED;
+      case RECLAIM -> NoticeKind.RECLAIMED;
+      case SHRINK -> NoticeKind.SHRUNK;
+      case MIGRATE -> null;
+    };
+  }
+
+  /** The GPUs a shrunk job restarts with: the eviction's, else the decision's, else its target. */
+  private static int shrinkTo(Eviction e, Victim v) {
+    if (e.getShrinkToGpus() != null) {
+      return e.getShrinkToGpus();
+    }
+    if (v != null && v.getShrinkToGpus() != null) {
+      return v.getShrinkToGpus();
+    }
+    return e.getTarget().size();
   }
 
   /** The RESUMED notice for a lifecycle fact of a job whose owner is known. */
@@ -99,27 +158,6 @@ public final class NoticeComposer {
         l.getJobId(), NoticeKind.RESUMED, p, source, l.getOccurredAt().toEpochMilli())
         .setReason(Wording.resumed(l.getJobId(), l.getAssignments().size(), p.lang()))
         .setQuotaRequestUrl(c.quotaUrl(owner.tenant(), l.getJobId()))
-        .build();
-  }
-
-  /** The RECLAIMED or SHRINK_RECOMMENDED notice for an eviction; null for other kinds. */
-  public static Notice evicted(Eviction e, Owner owner, Context c) {
-    NoticeKind kind = switch (e.getKind()) {
-      case RECLAIM -> NoticeKind.RECLAIMED;
-      case SHRINK -> NoticeKind.SHRINK_RECOMMENDED;
-      default -> null;
-    };
-    if (kind == null) {
-      return null;
-    }
-    Profile p = c.profile(owner.user());
-    String reason = kind == NoticeKind.RECLAIMED
-        ? Wording.reclaimed(e.getJobId(), e.getReason(), p.lang())
-        : Wording.shrink(e.getJobId(), e.getReason(), e.getTarget().size(), p.lang());
-    return base(NoticeIds.of(e.getDecisionId(), e.getJobId(), kind), owner.user(), e.getJobId(),
-        kind, p, e.getDecisionId(), e.getIssuedAt().toEpochMilli())
-        .setReason(reason)
-        .setQuotaRequestUrl(c.quotaUrl(owner.tenant(), e.getJobId()))
         .build();
   }
 

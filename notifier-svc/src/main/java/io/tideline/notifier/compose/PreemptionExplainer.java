@@ -18,6 +18,9 @@ public final class PreemptionExplainer {
   private static final Pattern CLASS_RIGHT = Pattern.compile("^([A-Z_]+) may preempt");
   private static final Pattern TENANT_RIGHT = Pattern.compile("^tenant (\\S+)");
 
+  /** How a reclaim decision's head line quotes quota. */
+  private static final String QUOTA_ASKS = "quota asks to reclaim ";
+
   private PreemptionExplainer() {}
 
   /** The explanation of {@code victim}'s eviction by {@code decision}. */
@@ -49,6 +52,25 @@ public final class PreemptionExplainer {
         victim.getScore(), r, victim.getCostGpuHours(), decision.getTotalCostGpuHours(),
         decision.getGainGpuHours(), decision.getVictims().size(), protection,
         decision.getPolicyVersion());
+  }
+
+  /**
+   * Quota's own reason for a reclaim decision (Q7 idle reclaim or shrink, Q3 guarantee reclaim),
+   * as the decision's head line quotes it ({@code quota asks to reclaim <job>: <why>}), or null
+   * when the decision is no reclaim or does not quote one.
+   */
+  public static String quotaReason(PreemptionDecision decision) {
+    for (RuleTraceEntry e : decision.getTrace()) {
+      String rule = e.getRule().toLowerCase(java.util.Locale.ROOT);
+      String detail = e.getDetail();
+      if (e.getSubject().equals(decision.getPreemptorJobId())
+          && (rule.startsWith("q7") || rule.startsWith("q3")) && detail != null
+          && detail.startsWith(QUOTA_ASKS)) {
+        int colon = detail.indexOf(": ");
+        return colon < 0 ? null : detail.substring(colon + 2);
+      }
+    }
+    return null;
   }
 
   private static String rightOf(String detail) {

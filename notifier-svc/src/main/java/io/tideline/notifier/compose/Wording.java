@@ -30,9 +30,9 @@ public final class Wording {
     String protection = e.protectionDetail() == null ? ""
         : (lang == Lang.ZH_CN ? "（" + e.protectionDetail() + "）" : " (" + e.protectionDetail() + ")");
     String others = e.victimCount() > 1
-        ? (lang == Lang.ZH_CN ? "，本次共 " + e.victimCount() + " 个作业合计 " + d2(e.totalCostGpuHours())
-            + " GPU·小时" : " (all " + e.victimCount() + " preempted jobs together: "
-            + d2(e.totalCostGpuHours()) + " GPU-hours)")
+        ? (lang == Lang.ZH_CN ? "，本次决策的 " + e.victimCount() + " 个作业合计 "
+            + d2(e.totalCostGpuHours()) + " GPU·小时" : " (the decision's " + e.victimCount()
+            + " victims together: " + d2(e.totalCostGpuHours()) + " GPU-hours)")
         : "";
     if (lang == Lang.ZH_CN) {
       return "您的作业 " + e.victimJobId() + " 被抢占，为" + who + " " + e.preemptorJobId()
@@ -89,13 +89,53 @@ public final class Wording {
             + ". The job was checkpointed first.";
   }
 
-  /** The reason line of a SHRINK_RECOMMENDED notice (Q7). */
-  public static String shrink(String jobId, String why, int targetGpus, Lang lang) {
+  /**
+   * The reason line of a SHRUNK notice (Q7, enacted): the job was checkpointed and restarts from
+   * its checkpoint on {@code gpus} GPUs, with its expected run time stretched to
+   * {@code runSeconds} (null when unknown).
+   */
+  public static String shrunk(String jobId, int gpus, Long runSeconds, String why, Lang lang) {
+    boolean run = runSeconds != null && runSeconds > 0;
+    if (lang == Lang.ZH_CN) {
+      return "您的作业 " + jobId + " 已缩减至 " + gpus + " 块 GPU：" + why + "。作业已做检查点，将从检查点在 "
+          + gpus + " 块 GPU 上重新运行" + (run ? "；GPU 减少后预计运行时长约 " + duration(runSeconds, lang)
+              + "（按减少的 GPU 数相应延长）" : "") + "。这不是集群故障，请勿重复提交。";
+    }
+    return "Your job " + jobId + " was shrunk to " + gpus + " GPU(s): " + why + ". It was"
+        + " checkpointed and restarts from its checkpoint on " + gpus + " GPU(s)"
+        + (run ? "; on fewer GPUs its expected run time is now about " + duration(runSeconds, lang)
+            + " (stretched by the GPUs it gave up)" : "")
+        + ". This is not a cluster fault: please do not resubmit it.";
+  }
+
+  /**
+   * The reason line of a PREEMPTED notice no decision explains (placement's own reason for the
+   * eviction it applied).
+   */
+  public static String preemptedUnexplained(String jobId, String why, Lang lang) {
     return lang == Lang.ZH_CN
-        ? "建议缩减作业 " + jobId + " 的 GPU 数" + (targetGpus > 0 ? "至 " + targetGpus + " 块" : "")
-            + "：" + why + "。"
-        : "We recommend shrinking your job " + jobId
-            + (targetGpus > 0 ? " to " + targetGpus + " GPU(s)" : "") + ": " + why + ".";
+        ? "您的作业 " + jobId + " 被抢占：" + why + "。作业已先做检查点，会自动重新排队，请勿重复提交。"
+        : "Your job " + jobId + " was preempted: " + why + ". It was checkpointed first and is"
+            + " re-queued automatically; please do not resubmit it.";
+  }
+
+  /** The reason line of a PREEMPTED notice for a Q3 guarantee reclaim, in quota's words. */
+  public static String guaranteeReclaimed(String jobId, String why, String policyVersion,
+      Lang lang) {
+    return lang == Lang.ZH_CN
+        ? "您的作业 " + jobId + " 被抢占：它从共享资源池借用的 GPU 被收回，归还给低于保障配额的队列（Q3）：" + why
+            + "。作业已先做检查点，会自动重新排队，请勿重复提交。（策略版本 " + policyVersion + "）"
+        : "Your job " + jobId + " was preempted: the GPUs it borrowed from the shared pool were"
+            + " taken back for a queue below its guaranteed quota (Q3): " + why + ". It was"
+            + " checkpointed first and is re-queued automatically; please do not resubmit it."
+            + " (policy " + policyVersion + ")";
+  }
+
+  /** A run time in hours and minutes, e.g. {@code 20 h 00 min} / {@code 20 小时 00 分钟}. */
+  public static String duration(long seconds, Lang lang) {
+    long minutes = (seconds + 59) / 60;
+    String m = String.format(Locale.ROOT, "%02d", minutes % 60);
+    return lang == Lang.ZH_CN ? minutes / 60 + " 小时 " + m + " 分钟" : minutes / 60 + " h " + m + " min";
   }
 
   /** The reason line of a QUOTA_REQUEST_ACK notice. */

@@ -12,6 +12,7 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -64,6 +65,13 @@ public class ChannelServersResource implements QuarkusTestResourceLifecycleManag
     user(c, "hank", "SLACK", null, hooks + "hank", null, "en", "UTC", false);
     user(c, "ivan", "EMAIL,SLACK", "ivan@example.com", hooks + "ivan", null, "en", "UTC", false);
     user(c, "judy", "SLACK", null, hooks + "judy", null, "en", "UTC", false);
+    // NoticeJoinEndToEndTest's users
+    for (String u : List.of("kate", "leo", "mia", "noah", "rex", "sol", "uma")) {
+      user(c, u, "SLACK", null, hooks + u, null, "en", "UTC", false);
+    }
+    user(c, "pia", "EMAIL,SLACK", "pia@example.com", hooks + "pia", null, "en", "Europe/Berlin",
+        false);
+    user(c, "qiu", "SLACK", null, hooks + "qiu", null, "zh-CN", "Asia/Shanghai", false);
     return c;
   }
 

@@ -55,9 +55,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The notifier end to end (P7, O3): decisions go in on a real broker through the real registry;
- * notices come out at a real SMTP server (GreenMail) and a real HTTP server standing for Slack
- * (WireMock), and are read back there.
+ * The notifier end to end (P7, O3): decisions and the evictions placement applies go in on a real
+ * broker through the real registry; notices come out at a real SMTP server (GreenMail) and a real
+ * HTTP server standing for Slack (WireMock), and are read back there.
  *
  * <p>Stream time is global event time, so the scenarios run in order, each on a later day.
  */
@@ -94,7 +94,7 @@ class NotifierEndToEndTest {
     alice.setSharedPoolFallback(true);
     Victim bob = Decisions.victim("train-bob-1", "bob");
     bob.setScore(1.5);
-    send("preemption.decisions", "c1", Decisions.preempt("dec-content", t, List.of(alice, bob)));
+    preempted(Decisions.preempt("dec-content", t, List.of(alice, bob)));
 
     await("alice's e-mail and both Slack posts", () -> Channels.mails("alice@example.com").size() == 1
         && Channels.slackDelivered("default").size() == 1
@@ -132,8 +132,8 @@ class NotifierEndToEndTest {
   @Order(2)
   void shouldRetryServerErrorsWithBackoffAndDeliverExactlyOnce() {
     Instant t = Instant.parse("2026-11-03T09:00:00Z");
-    send("preemption.decisions", "c1",
-        Decisions.preempt("dec-retry", t, List.of(Decisions.victim("train-carol-1", "carol"))));
+    preempted(Decisions.preempt("dec-retry", t,
+        List.of(Decisions.victim("train-carol-1", "carol"))));
 
     await("carol's post accepted", () -> Channels.slackDelivered("carol").size() == 1);
     assertThat(Channels.slackAttempts("carol")).isEqualTo(3); // 500, 503, then 200
@@ -144,9 +144,9 @@ class NotifierEndToEndTest {
   @Order(3)
   void shouldDeadLetterANoticeAfterTheLastAttemptAndKeepDelivering() {
     Instant t = Instant.parse("2026-11-04T09:00:00Z");
-    send("preemption.decisions", "c1",
-        Decisions.preempt("dec-dlq", t, List.of(Decisions.victim("train-dave-1", "dave"))));
-    send("preemption.decisions", "c1", Decisions.preempt("dec-after-dlq", t.plusSeconds(1),
+    preempted(Decisions.preempt("dec-dlq", t,
+        List.of(Decisions.victim("train-dave-1", "dave"))));
+    preempted(Decisions.preempt("dec-after-dlq", t.plusSeconds(1),
         List.of(Decisions.victim("train-erin-1", "erin"))));
 
     await("erin served after dave failed", () -> Channels.slackDelivered("erin").size() == 1);
@@ -166,7 +166,7 @@ class NotifierEndToEndTest {
     Instant t = Instant.parse("2026-11-05T09:00:00Z");
     // 1. 50 decisions, one a second, each preempting one of frank's jobs.
     for (int i = 0; i < 50; i++) {
-      send("preemption.decisions", "c1", Decisions.preempt("dec-burst-" + i, t.plusSeconds(i),
+      preempted(Decisions.preempt("dec-burst-" + i, t.plusSeconds(i),
           List.of(Decisions.victim("burst-" + i, "frank"))));
     }
     // 2. Once all 50 are in (the clock is another topic: it could overtake them), the cluster
@@ -202,8 +202,8 @@ class NotifierEndToEndTest {
     await("gina's entry read", () -> engine().directory().hasEntry("gina"));
     // 2. Preempted at 23:00 local; the clock reaches 06:59 local: still held.
     Instant at2300 = Instant.parse("2026-11-06T15:00:00Z");
-    send("preemption.decisions", "c1",
-        Decisions.preempt("dec-quiet", at2300, List.of(Decisions.victim("train-gina-1", "gina"))));
+    preempted(Decisions.preempt("dec-quiet", at2300,
+        List.of(Decisions.victim("train-gina-1", "gina"))));
     Instant at0659 = Instant.parse("2026-11-06T22:59:00Z");
     tick(at0659);
     marker("quiet-marker-1", at0659);
@@ -220,8 +220,8 @@ class NotifierEndToEndTest {
     Instant t = Instant.parse("2026-11-07T09:00:00Z");
     send("jobs.submitted", "judy-job-2", JobSubmissions.training("judy-job-2").user("judy").at(t).build());
     await("judy-job-2's owner known", () -> engine().knowsOwner("judy-job-2"));
-    send("preemption.decisions", "c1",
-        Decisions.preempt("dec-judy", t, List.of(Decisions.victim("judy-job-1", "judy"))));
+    preempted(Decisions.preempt("dec-judy", t,
+        List.of(Decisions.victim("judy-job-1", "judy"))));
     // 1. Resumed (owner known from the decision's victims; lifecycle is another topic, so wait).
     await("judy-job-1's owner known", () -> engine().knowsOwner("judy-job-1"));
     List<GpuAssignment> gpus = new ArrayList<>();
@@ -231,11 +231,20 @@ class NotifierEndToEndTest {
     send("jobs.lifecycle", "judy-job-1", JobLifecycle.newBuilder().setJobId("judy-job-1")
         .setCluster("c1").setType(LifecycleType.RESUMED).setOccurredAt(t.plusSeconds(3600))
         .setAssignments(gpus).setDecisionId("place-judy-9").build());
-    // 2. Reclaimed and shrink recommended (owner known from the submission).
-    send("evictions", "judy-job-2", eviction("ev-r", EvictionKind.RECLAIM, "judy-job-2",
-        "peak use 3% < 5% over 2 h", List.of(), t.plusSeconds(3700)));
-    send("evictions", "judy-job-2", eviction("ev-s", EvictionKind.SHRINK, "judy-job-2",
-        "peak use 40% of 8 GPUs", gpus.subList(0, 2), t.plusSeconds(3800)));
+    // 2. Reclaimed and shrunk, each decided by preemption for quota and applied by placement.
+    Victim judy2 = Decisions.victim("judy-job-2", "judy");
+    send("preemption.decisions", "c1", Decisions.reclaim("dec-idle-judy", "idle-reclaim/judy-job-2",
+        "IDLE_RECLAIM", "Q7 idle reclaim", "peak use 3% < 5% over 2 h", judy2, t.plusSeconds(3700)));
+    send("evictions", "judy-job-2", Decisions.eviction("dec-idle-judy", "judy-job-2",
+        EvictionKind.RECLAIM, t.plusSeconds(3700)));
+    judy2.setShrinkToGpus(2);
+    send("preemption.decisions", "c1", Decisions.reclaim("dec-shrink-judy", "shrink/judy-job-2",
+        "SHRINK", "Q7 shrink", "peak use 40% of 8 GPUs", judy2, t.plusSeconds(3800)));
+    Eviction shrink = Decisions.eviction("dec-shrink-judy", "judy-job-2", EvictionKind.SHRINK,
+        t.plusSeconds(3800));
+    shrink.setShrinkToGpus(2);
+    shrink.setTarget(gpus.subList(0, 2));
+    send("evictions", "judy-job-2", shrink);
     // 3. A quota request by REST: acknowledged once, however often it is posted.
     String body = "{\"requestId\":\"qr-1\",\"userId\":\"judy\",\"tenant\":\"tenant-a\","
         + "\"jobId\":\"judy-job-1\",\"gpus\":8,\"requestedAt\":\"2026-11-07T10:05:00Z\"}";
@@ -254,7 +263,7 @@ class NotifierEndToEndTest {
     String all = String.join("\n", posts);
     assertThat(all).contains("Job preempted").contains("Your job judy-job-1 resumed from its checkpoint on 8 GPU(s)")
         .contains("were reclaimed because they sat idle: peak use 3% < 5% over 2 h")
-        .contains("We recommend shrinking your job judy-job-2 to 2 GPU(s)")
+        .contains("Your job judy-job-2 was shrunk to 2 GPU(s): peak use 40% of 8 GPUs")
         .contains("We received your request qr-1 for 8.00 more guaranteed GPUs for tenant tenant-a");
   }
 
@@ -278,8 +287,8 @@ class NotifierEndToEndTest {
   @Order(8)
   void shouldNotSendAgainAfterARestartOrAnAuditReplayFromOffsetZero() {
     Instant t = Instant.parse("2026-11-09T09:00:00Z");
-    send("preemption.decisions", "c1",
-        Decisions.preempt("dec-ivan", t, List.of(Decisions.victim("train-ivan-1", "ivan"))));
+    preempted(Decisions.preempt("dec-ivan", t,
+        List.of(Decisions.victim("train-ivan-1", "ivan"))));
     await("ivan told", () -> Channels.slackDelivered("ivan").size() == 1
         && Channels.mails("ivan@example.com").size() == 1);
     long slackBefore = Channels.slackDeliveredTotal();
@@ -317,8 +326,8 @@ class NotifierEndToEndTest {
 
   /** Sends a decision preempting a job of hank (no digest, no quiet hours) and waits for it. */
   private void marker(String jobId, Instant at) {
-    send("preemption.decisions", "c1",
-        Decisions.preempt("dec-" + jobId, at, List.of(Decisions.victim(jobId, "hank"))));
+    preempted(Decisions.preempt("dec-" + jobId, at,
+        List.of(Decisions.victim(jobId, "hank"))));
     await("marker " + jobId, () -> Channels.slackDelivered("hank").stream()
         .anyMatch(b -> b.contains(jobId)));
   }
@@ -329,11 +338,15 @@ class NotifierEndToEndTest {
         .setSource(ClockSource.SIMULATED).build());
   }
 
-  private static Eviction eviction(String id, EvictionKind kind, String jobId, String reason,
-      List<GpuAssignment> target, Instant at) {
-    return Eviction.newBuilder().setEvictionId(id).setJobId(jobId).setCluster("c1").setKind(kind)
-        .setDecisionId("quota-" + id).setCheckpointFirst(true).setGraceSeconds(120)
-        .setTarget(target).setReason(reason).setIssuedAt(at).build();
+  /**
+   * Publishes {@code d} and, as placement applies it, the eviction of each victim (at the
+   * decision's time): notices follow applied evictions.
+   */
+  private static void preempted(PreemptionDecision d) {
+    send("preemption.decisions", "c1", d);
+    for (Eviction e : Decisions.applied(d, d.getDecidedAt())) {
+      send("evictions", e.getJobId(), e);
+    }
   }
 
   private static String hook(String name) {

@@ -108,7 +108,7 @@ class NotifierFaultsTest {
     send("notify.directory", "olga", bad);
     send("notify.directory", "pete", entry("pete", List.of("SLACK"), hook("pete")));
     await("pete's entry read", () -> service.engine().directory().hasEntry("pete"));
-    send("preemption.decisions", "c1", Decisions.preempt("dec-pete", t,
+    preempted(Decisions.preempt("dec-pete", t,
         List.of(Decisions.victim("train-pete-1", "pete"))));
 
     await("pete told", () -> Channels.slackDelivered("pete").size() == 1);
@@ -156,13 +156,13 @@ class NotifierFaultsTest {
 
     // 1. Engine A posts rosa's notice to the webhook and stops dead before recording it.
     NotifierEngine a = engine(Channel.SLACK, "rosa");
-    send("preemption.decisions", "c1", Decisions.preempt("dec-rosa", t,
+    preempted(Decisions.preempt("dec-rosa", t,
         List.of(Decisions.victim("train-rosa-1", "rosa"))));
     await("A posted and died", () -> Channels.slackDelivered("rosa").size() == 1
         && !a.health(Duration.ofMinutes(1)).alive());
     // 2. Engine B re-sends it (same Idempotency-Key), then mails sam and stops dead likewise.
     NotifierEngine b = engine(Channel.EMAIL, "sam");
-    send("preemption.decisions", "c1", Decisions.preempt("dec-sam", t.plusSeconds(1),
+    preempted(Decisions.preempt("dec-sam", t.plusSeconds(1),
         List.of(Decisions.victim("train-sam-1", "sam"))));
     await("B re-posted, mailed and died", () -> Channels.slackDelivered("rosa").size() == 2
         && Channels.mails("sam@example.com").size() == 1 && !b.health(Duration.ofMinutes(1)).alive());
@@ -193,7 +193,7 @@ class NotifierFaultsTest {
     // 5. A further restart sends nothing again.
     service.restart("notifier-svc");
     awaitRestored();
-    send("preemption.decisions", "c1", Decisions.preempt("dec-rosa-2", t.plusSeconds(5),
+    preempted(Decisions.preempt("dec-rosa-2", t.plusSeconds(5),
         List.of(Decisions.victim("train-rosa-2", "rosa"))));
     await("rosa's next notice", () -> Channels.slackDelivered("rosa").size() == 3);
     assertThat(Channels.mails("sam@example.com")).hasSize(2);
@@ -271,6 +271,14 @@ class NotifierFaultsTest {
       producer.send(new ProducerRecord<>(topic, key, value)).get();
     } catch (Exception e) {
       throw new AssertionError(e);
+    }
+  }
+
+  /** Publishes {@code d} and the eviction placement applies for each victim: notices follow it. */
+  private static void preempted(io.tideline.events.PreemptionDecision d) {
+    send("preemption.decisions", "c1", d);
+    for (var e : Decisions.applied(d, d.getDecidedAt())) {
+      send("evictions", e.getJobId(), e);
     }
   }
 

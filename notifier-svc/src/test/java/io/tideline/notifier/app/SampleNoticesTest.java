@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.tideline.events.Eviction;
+import io.tideline.events.EvictionKind;
 import io.tideline.events.Notice;
 import io.tideline.events.QueuePosition;
 import io.tideline.events.Lane;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Renders sample notices with the real templates and writes them to {@code docs/notices/}, so a
  * reader sees what users get: one preemption notice (text, HTML e-mail, Slack JSON) in English
- * and Chinese, and a digest. Also checks each Slack payload is valid JSON.
+ * and Chinese, one shrink notice in both, and a digest. Also checks each Slack payload is valid JSON.
  */
 @QuarkusTest
 @QuarkusTestResource(value = TidelineInfraResource.class, restrictToAnnotatedClass = true)
@@ -62,7 +64,8 @@ class SampleNoticesTest {
 
     for (Lang lang : Lang.values()) {
       ZoneId zone = ZoneId.of(lang == Lang.ZH_CN ? "Asia/Shanghai" : "Europe/Berlin");
-      Notice n = NoticeComposer.preempted(d, context(q, lang, zone)).get(0);
+      Notice n = NoticeComposer.evicted(Decisions.applied(d, T.plusSeconds(2)).get(0), d, v, null,
+          context(q, lang, zone));
       Route route = new Route("alice", EnumSet.allOf(Channel.class), "alice@example.com",
           "https://hooks.slack.com/services/T000/B000/XXXX", "U024BE7LH", lang, zone,
           QuietHours.none(), true);
@@ -70,12 +73,37 @@ class SampleNoticesTest {
       write("preempted." + lang.tag(), r);
       assertThat(r.text()).contains("train-llm-7b-42").contains(n.getQuotaRequestUrl());
     }
+    // A shrink (Q7): 4 GPUs to 2, 10 h stretched to 20 h, re-queued 2nd.
+    Victim s = Decisions.victim("train-sweep-3", "alice");
+    s.setGpus(2);
+    s.setShrinkToGpus(2);
+    PreemptionDecision shrink = Decisions.reclaim("pre-c1-000950", "shrink/train-sweep-3",
+        "SHRINK", "Q7 shrink", "GPU utilisation 31% < 50% over the last 2 h", s, T);
+    Eviction e = Decisions.eviction(shrink.getDecisionId(), s.getJobId(), EvictionKind.SHRINK,
+        T.plusSeconds(2));
+    e.setShrinkToGpus(2);
+    e.setExpectedDurationSecondsAfter(20 * 3600L);
+    QueuePosition sq = QueuePosition.newBuilder().setJobId(s.getJobId()).setCluster("c1")
+        .setLane(Lane.TRAINING).setPosition(2).setEstimatedStart(T.plus(Duration.ofMinutes(12)))
+        .setEstimateBasis("2nd in the training lane").setCompensationBoost(0).setUpdatedAt(T)
+        .build();
+    for (Lang lang : Lang.values()) {
+      ZoneId zone = ZoneId.of(lang == Lang.ZH_CN ? "Asia/Shanghai" : "Europe/Berlin");
+      Notice n = NoticeComposer.evicted(e, shrink, s, null, context(sq, lang, zone));
+      NoticeRenderer.Rendered r = renderer.render(List.of(n), new Route("alice",
+          EnumSet.allOf(Channel.class), "alice@example.com",
+          "https://hooks.slack.com/services/T000/B000/XXXX", "U024BE7LH", lang, zone,
+          QuietHours.none(), true));
+      write("shrunk." + lang.tag(), r);
+      assertThat(r.text()).contains(lang == Lang.ZH_CN ? "20 小时 00 分钟" : "20 h 00 min");
+    }
     // A digest: five preemptions of one user in a minute.
     List<Notice> burst = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       PreemptionDecision di = Decisions.preempt("pre-c1-00100" + i, T.plusSeconds(10L * i),
           List.of(Decisions.victim("sweep-" + i, "alice")));
-      burst.add(NoticeComposer.preempted(di, context(null, Lang.EN, ZoneId.of("UTC"))).get(0));
+      burst.add(NoticeComposer.evicted(Decisions.applied(di, di.getDecidedAt()).get(0), di,
+          di.getVictims().get(0), null, context(null, Lang.EN, ZoneId.of("UTC"))));
     }
     write("digest.en", renderer.render(burst, new Route("alice", EnumSet.allOf(Channel.class),
         "alice@example.com", "https://hooks.slack.com/services/T000/B000/XXXX", null, Lang.EN,

@@ -1,5 +1,7 @@
 package io.tideline.notifier.compose;
 
+import io.tideline.events.Eviction;
+import io.tideline.events.EvictionKind;
 import io.tideline.events.PreemptionDecision;
 import io.tideline.events.PreemptionOutcome;
 import io.tideline.events.RuleTraceEntry;
@@ -43,6 +45,54 @@ public final class Decisions {
         .setOutcome(PreemptionOutcome.PREEMPT).setPreemptorScore(3.0).setVictims(victims)
         .setTotalCostGpuHours(cost).setGainGpuHours(12.0).setLedgerVersion(42)
         .setPolicyVersion("p-2026.11").setTrace(trace).build();
+  }
+
+  /**
+   * The eviction placement applies for {@code jobId} on decision {@code decisionId} (id
+   * {@code <decisionId>/<jobId>}, as placement writes it), checkpoint first, 120 s grace.
+   */
+  public static Eviction eviction(String decisionId, String jobId, EvictionKind kind,
+      Instant at) {
+    return Eviction.newBuilder().setEvictionId(decisionId + "/" + jobId).setJobId(jobId)
+        .setCluster("c1").setKind(kind).setDecisionId(decisionId).setCheckpointFirst(true)
+        .setGraceSeconds(120).setTarget(List.of()).setReason(reasonOf(kind, decisionId))
+        .setIssuedAt(at).build();
+  }
+
+  /** The PREEMPT evictions placement applies for every victim of {@code d}, at {@code at}. */
+  public static List<Eviction> applied(PreemptionDecision d, Instant at) {
+    return d.getVictims().stream()
+        .map(v -> eviction(d.getDecisionId(), v.getJobId(), EvictionKind.PREEMPT, at)).toList();
+  }
+
+  private static String reasonOf(EvictionKind kind, String decisionId) {
+    return switch (kind) {
+      case PREEMPT -> "preempted (decision " + decisionId + ")";
+      case RECLAIM -> "idle reclaim (Q7): holds GPUs without using them (decision " + decisionId
+          + ")";
+      case SHRINK -> "shrunk (Q7): uses under half of its GPUs (decision " + decisionId + ")";
+      case MIGRATE -> "defragmentation move (decision " + decisionId + ")";
+    };
+  }
+
+  /**
+   * A reclaim decision as preemption writes it for quota's reclaim {@code reclaimId} of
+   * {@code victim} (trigger IDLE_RECLAIM, SHRINK or GUARANTEE_RECLAIM): the head line quotes
+   * quota's reason {@code why}.
+   */
+  public static PreemptionDecision reclaim(String decisionId, String reclaimId, String trigger,
+      String rule, String why, Victim victim, Instant at) {
+    List<RuleTraceEntry> trace = new ArrayList<>();
+    trace.add(entry(reclaimId, rule, "PASS", "quota asks to reclaim " + victim.getJobId() + ": "
+        + why));
+    trace.add(entry(victim.getJobId(), "victim set", "TAKE", rule + "; score "
+        + String.format(java.util.Locale.ROOT, "%.2f", victim.getScore()) + ", cost "
+        + String.format(java.util.Locale.ROOT, "%.2f", victim.getCostGpuHours()) + " GPU-h"));
+    return PreemptionDecision.newBuilder().setDecisionId(decisionId)
+        .setRequestId(reclaimId).setCluster("c1").setPreemptorJobId(reclaimId).setDecidedAt(at)
+        .setOutcome(PreemptionOutcome.PREEMPT).setPreemptorScore(0).setVictims(List.of(victim))
+        .setTotalCostGpuHours(victim.getCostGpuHours()).setGainGpuHours(0).setLedgerVersion(42)
+        .setPolicyVersion("p-2026.11").setTrace(trace).setTrigger(trigger).build();
   }
 
   static RuleTraceEntry entry(String subject, String rule, String outcome, String detail) {

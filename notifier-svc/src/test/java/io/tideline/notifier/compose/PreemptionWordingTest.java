@@ -57,7 +57,7 @@ class PreemptionWordingTest {
     String en = Wording.preemptionReason(PreemptionExplainer.explain(d, a), Lang.EN);
 
     assertThat(en).contains("a job of tenant search (which holds the right to preempt), inf-7")
-        .contains("(all 2 preempted jobs together: 1.00 GPU-hours), less than");
+        .contains("(the decision's 2 victims together: 1.00 GPU-hours), less than");
     d.getTrace().set(0, Decisions.entry("inf-7", "W4 right to preempt", "PASS", "critical job"));
     assertThat(PreemptionExplainer.explain(d, a).preemptorRight()).isEqualTo("CRITICAL");
   }

@@ -66,9 +66,12 @@ import org.apache.avro.generic.IndexedRecord;
  */
 public final class EventValidator {
 
-  /** Topics whose null values delete the key's entry (compacted directories and calendars). */
+  /**
+   * Topics whose null values delete the key's entry (compacted directories and calendars, the
+   * notifier's join state).
+   */
   public static final Set<String> TOMBSTONE_TOPICS =
-      Set.of("notify.directory", "forecast.holidays", "placement.queue");
+      Set.of("notify.directory", "forecast.holidays", "placement.queue", "notices.joins");
 
   /** Fields holding the event time of their record (the fact's own time). */
   private static final Map<String, String> EVENT_TIME = Map.of(
