@@ -84,7 +84,7 @@ class GuaranteeReclaimHandOffTest {
       """;
 
   InProcessTransport bus;
-  final List<HostRecord> seen = new ArrayList<>();
+  final Published published = new Published();
 
   @BeforeEach
   void services() {
@@ -95,7 +95,7 @@ class GuaranteeReclaimHandOffTest {
             Set.copyOf(PreemptionHost.inputTopics()))
         .with("quota", new QuotaKernelHost(QuotaKernelConfig.defaults(C, null)),
             Set.copyOf(QuotaKernelHost.inputTopics()))
-        .tap(seen::add);
+        .tap(published);
   }
 
   void send(String topic, String key, SpecificRecord value, Instant at) {
@@ -124,18 +124,11 @@ class GuaranteeReclaimHandOffTest {
   }
 
   <T> List<T> of(Class<T> type) {
-    List<T> out = new ArrayList<>();
-    seen.forEach(r -> {
-      if (type.isInstance(r.value())) {
-        out.add(type.cast(r.value()));
-      }
-    });
-    return out;
+    return published.of(type);
   }
 
   List<PlacementOutcome> outcomes(String job) {
-    return of(PlacementDecision.class).stream().filter(d -> d.getJobId().equals(job))
-        .map(PlacementDecision::getOutcome).toList();
+    return published.outcomes(job);
   }
 
   Verdict lastVerdict(String job) {

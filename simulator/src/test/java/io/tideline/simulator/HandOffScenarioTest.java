@@ -50,7 +50,7 @@ class HandOffScenarioTest {
   static final Instant T0 = Instant.parse("2026-11-02T13:00:00Z");
 
   InProcessTransport bus;
-  final List<HostRecord> seen = new ArrayList<>();
+  final Published published = new Published();
   Instant clock;
   PlacementHost placement;
   PreemptionHost preemption;
@@ -62,7 +62,7 @@ class HandOffScenarioTest {
     bus = new InProcessTransport()
         .with("placement", placement, Set.copyOf(PlacementHost.inputTopics()))
         .with("preemption", preemption, Set.copyOf(PreemptionHost.inputTopics()))
-        .tap(seen::add);
+        .tap(published);
   }
 
   void send(String topic, String key, SpecificRecord value, Instant at) {
@@ -117,18 +117,11 @@ class HandOffScenarioTest {
   }
 
   <T> List<T> of(Class<T> type) {
-    List<T> out = new ArrayList<>();
-    seen.forEach(r -> {
-      if (type.isInstance(r.value())) {
-        out.add(type.cast(r.value()));
-      }
-    });
-    return out;
+    return published.of(type);
   }
 
   List<PlacementOutcome> outcomes(String job) {
-    return of(PlacementDecision.class).stream().filter(d -> d.getJobId().equals(job))
-        .map(PlacementDecision::getOutcome).toList();
+    return published.outcomes(job);
   }
 
   ClusterState preemptionView() {
