@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Assumptions;
  *   <li>{@link #admin()}: a {@code system:masters} user (the test's own hands: nodes, pods, the
  *       kubelet's status updates);
  *   <li>{@link #executor()}: the user {@code system:serviceaccount:tideline:tideline-executor},
- *       so the ClusterRole and binding of {@code deploy/k8s/executor.yaml} apply to it as they
- *       would to the Deployment's service account: the executor runs with exactly that RBAC.
+ *       so the ClusterRole and binding of {@code deploy/k8s/services/executor-svc.yaml} apply
+ *       to it as they would to the Deployment's service account: the executor runs with exactly
+ *       that RBAC.
  * </ul>
  * Without the binaries (no Go on this machine) the test class is skipped with that reason; under
  * CI ({@code CI=true}) it fails instead, since CI must run it.
