@@ -95,7 +95,8 @@ public final class ExecutorRuntime implements AutoCloseable {
     final CountDownLatch stopped = new CountDownLatch(1);
 
     void start() throws Exception {
-      Map<String, JobSubmitted> openJobs = OpenJobs.load(bootstrap, kafkaExtra, serdeConfig);
+      Map<String, JobSubmitted> openJobs = OpenJobs.load(bootstrap, kafkaExtra, serdeConfig,
+          intake, out, meters);
       LOG.infof("%s leads cluster %s: %d open jobs", settings.identity(), settings.cluster(),
           openJobs.size());
       nsInformer = client.namespaces().runnableInformer(resync.toMillis());

@@ -42,6 +42,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -245,6 +246,19 @@ final class ExecutorHarness implements AutoCloseable {
   void publish(String topic, String key, Object value) {
     try {
       producer.send(new ProducerRecord<>(topic, key, value)).get();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Writes bytes as they are: what no Tideline producer writes (a hand-made or foreign record). */
+  void publishRaw(String topic, String key, byte[] value) {
+    Map<String, Object> p = new HashMap<>();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.broker().bootstrapServers());
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    try (var raw = new KafkaProducer<String, byte[]>(p, new StringSerializer(),
+        new ByteArraySerializer())) {
+      raw.send(new ProducerRecord<>(topic, key, value)).get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }

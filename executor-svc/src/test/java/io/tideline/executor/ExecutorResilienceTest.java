@@ -11,6 +11,7 @@ import io.tideline.events.GpuAssignment;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
+import io.tideline.executor.kafka.Outputs;
 import io.tideline.executor.kube.KubeActions;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.nio.charset.StandardCharsets;
@@ -322,7 +323,58 @@ class ExecutorResilienceTest {
     e.close();
   }
 
+  @Test
+  void shouldParkAnUnusableOpenJobRecordOnceAndStillRestoreTheOtherOpenJobs() {
+    h.namespace("open-jobs", "search", "ranking");
+    ExecutorRuntime first = h.executor("open-jobs-1");
+    await("leadership", first::leading);
+    h.create(h.pod("open-jobs", "kept", null, 1, 1));
+    JobSubmitted kept = awaitSubmission("open-jobs/kept");
+    first.close();
+    // what no executor writes on its open-jobs log: bytes that are not our Avro, and a job filed
+    // under a key that is not its id
+    h.publishRaw(Outputs.EXECUTOR_JOBS, "open-jobs/garbage",
+        "{\"jobId\": \"open-jobs/garbage\"}".getBytes(StandardCharsets.UTF_8));
+    h.publish(Outputs.EXECUTOR_JOBS, "open-jobs/elsewhere", kept);
+
+    ExecutorRuntime second = h.executor("open-jobs-2");
+    await("leadership despite the two records", second::leading);
+    h.publish(TopicCatalogue.PLACEMENT_DECISIONS, ExecutorHarness.CLUSTER,
+        placed(kept, "r1", 0));
+    h.awaitPod("open-jobs", "kept", "bound by the new leader", ExecutorHarness::bound);
+    assertThat(h.submissions("open-jobs/kept")).as("restored as an open job, not submitted "
+        + "again").hasSize(1);
+    List<DeadLetter> parked = openJobLetters();
+    assertThat(parked).filteredOn(d -> key(d).equals("open-jobs/garbage")).singleElement()
+        .satisfies(d -> {
+          assertThat(d.getErrorClass()).isEqualTo("DESERIALIZATION");
+          assertThat(d.getService()).isEqualTo("executor-svc");
+          assertThat(d.getError()).contains("not a JobSubmitted");
+          assertThat(StandardCharsets.UTF_8.decode(d.getOriginalValue()).toString())
+              .as("the record itself is kept").contains("open-jobs/garbage");
+        });
+    assertThat(parked).filteredOn(d -> key(d).equals("open-jobs/elsewhere")).singleElement()
+        .satisfies(d -> {
+          assertThat(d.getErrorClass()).isEqualTo("VALIDATION");
+          assertThat(d.getError()).contains("key open-jobs/elsewhere holds job open-jobs/kept");
+        });
+    second.close();
+
+    ExecutorRuntime third = h.executor("open-jobs-3");
+    await("leadership", third::leading);
+    h.create(h.pod("open-jobs", "later", null, 1, 1));
+    awaitSubmission("open-jobs/later"); // the third leader runs: it has read the open jobs
+    assertThat(openJobLetters()).filteredOn(d -> key(d).startsWith("open-jobs/"))
+        .as("each record parked once, not at every lead start").hasSize(2);
+    third.close();
+  }
+
   // ------------------------------------------------------------------------------------------
+
+  private static List<DeadLetter> openJobLetters() {
+    return h.read(Outputs.EXECUTOR_JOBS + ".dlq", DeadLetter.class).stream()
+        .filter(d -> d.getOriginalTopic().equals(Outputs.EXECUTOR_JOBS)).toList();
+  }
 
   private static String key(DeadLetter d) {
     return d.getOriginalKey() == null ? ""

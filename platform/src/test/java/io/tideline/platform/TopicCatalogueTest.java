@@ -58,7 +58,7 @@ class TopicCatalogueTest {
   @Test
   void shouldGiveEveryTopicAServiceConsumesADeadLetterTopic() {
     Set<String> services = Set.of("telemetry", "forecaster", "quota", "placement", "preemption",
-        "notifier", "all");
+        "notifier", "executor", "all");
     assertThat(TopicCatalogue.find("streams.dlq")).isPresent();
     assertThat(TopicCatalogue.all()).filteredOn(t -> !t.name().endsWith(".dlq")
             && !t.retainedForever())
