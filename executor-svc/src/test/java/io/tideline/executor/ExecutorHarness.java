@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -25,7 +24,6 @@ import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
 import io.tideline.testkit.KafkaBroker;
 import io.tideline.testkit.TidelineInfra;
-import java.io.FileInputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,17 +77,7 @@ final class ExecutorHarness implements AutoCloseable {
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.broker().bootstrapServers());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     producer = new KafkaProducer<>(p, new StringSerializer(), AvroSerdes.valueSerializer(serde));
-    // Tideline's namespace and the executor's RBAC, as deploy/k8s applies them
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("tideline")
-        .endMetadata().build()).create();
-    try (var in = new FileInputStream(REPO.resolve("deploy/k8s/services/executor-svc.yaml")
-        .toFile())) {
-      for (HasMetadata o : admin.load(in).items()) {
-        if (!"Deployment".equals(o.getKind())) {
-          admin.resource(o).inNamespace("tideline").create();
-        }
-      }
-    }
+    kube.installExecutorRbac(REPO);
   }
 
   static ExecutorHarness start(String name) throws Exception {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.tideline.events.CheckpointProfile;
+import io.tideline.events.HardwarePreference;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NotificationContacts;
 import io.tideline.events.ResourceRequest;
@@ -193,6 +194,11 @@ public final class PodGangs {
             .setGangSize(pods.size())
             .setNodes(0) // each pod is a worker on one node; placement chooses the nodes
             .setAllowedGpuModels(models(first))
+            // set, not left to Avro's default: the builder resolves an enum default through the
+            // loader of Avro's own classes, which under a Quarkus test is not the one that loaded
+            // the events (a ClassCastException of HardwarePreference to itself); PlacementHost
+            // and PreemptionHost set it too
+            .setHardwarePreference(HardwarePreference.ANY)
             .build())
         .setDeadline(deadlineAt)
         .setExpectedDurationSeconds(duration == null ? 0

@@ -1,5 +1,7 @@
 package io.tideline.executor.kube;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,14 +16,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real Kubernetes control plane for one test class: etcd and kube-apiserver v1.37, built from
  * source by {@code src/test/go/apiserver/build.sh} (the Maven build runs it before the tests),
- * started as processes on free loopback ports of 32000–32999 with a fresh data directory, a
- * service-account key generated here, and static-token authentication with RBAC:
+ * started as processes on free loopback ports of 32000–32999 (or the range of the system property
+ * {@code tideline-kube-ports}, Maven's {@code -Dkube.ports=39500-39999}, for machines shared by
+ * several builds) with a fresh data directory, a service-account key generated here, and
+ * static-token authentication with RBAC:
  * <ul>
  *   <li>{@link #admin()}: a {@code system:masters} user (the test's own hands: nodes, pods, the
  *       kubelet's status updates);
@@ -50,7 +55,7 @@ public final class KubeApiServer implements AutoCloseable {
 
   /** The binaries, or a skip (a failure under CI) saying why they are missing. */
   static Path binaries() {
-    Path bin = Path.of(System.getProperty("tideline.kube.bin",
+    Path bin = Path.of(System.getProperty("tideline-kube-bin",
         System.getProperty("tideline-home", ".tideline") + "/kube/bin"));
     boolean there = Files.isExecutable(bin.resolve("kube-apiserver"))
         && Files.isExecutable(bin.resolve("etcd"));
@@ -162,6 +167,36 @@ public final class KubeApiServer implements AutoCloseable {
     return client(executorToken);
   }
 
+  /**
+   * Tideline's namespace and the executor's RBAC as {@code deploy/k8s} applies them: every object
+   * of {@code deploy/k8s/services/executor-svc.yaml} under {@code repo} but its Deployment.
+   */
+  public void installExecutorRbac(Path repo) throws IOException {
+    KubernetesClient admin = admin();
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("tideline")
+        .endMetadata().build()).create();
+    try (var in = Files.newInputStream(repo.resolve("deploy/k8s/services/executor-svc.yaml"))) {
+      for (HasMetadata o : admin.load(in).items()) {
+        if (!"Deployment".equals(o.getKind())) {
+          admin.resource(o).inNamespace("tideline").create();
+        }
+      }
+    }
+  }
+
+  /**
+   * How an application's fabric8 client reaches this API server as the executor's service
+   * account: the system properties fabric8's {@code Config.autoConfigure} reads at run time (URL,
+   * CA, token; no kubeconfig, no in-cluster service account).
+   */
+  public Map<String, String> executorClientProperties() {
+    return Map.of("kubernetes.master", url(),
+        "kubernetes.certs.ca.file", dir.resolve("certs/apiserver.crt").toString(),
+        "kubernetes.auth.token", executorToken,
+        "kubernetes.auth.tryKubeConfig", "false",
+        "kubernetes.auth.tryServiceAccount", "false");
+  }
+
   /** A kubeconfig file for the admin user (for kubectl, and {@code ./tideline up}). */
   public Path kubeconfig() throws IOException {
     Path f = dir.resolve("kubeconfig");
@@ -192,8 +227,23 @@ public final class KubeApiServer implements AutoCloseable {
   }
 
   private static int freePort() throws IOException {
+    String range = System.getProperty("tideline-kube-ports", "32000-32999").trim();
+    String[] ends = range.split("-", 2);
+    int low;
+    int high;
+    try {
+      low = Integer.parseInt(ends[0].trim());
+      high = Integer.parseInt(ends[ends.length - 1].trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("tideline-kube-ports must be a port range like "
+          + "32000-32999, got '" + range + "'", e);
+    }
+    if (low < 1024 || high > 65535 || high < low) {
+      throw new IllegalArgumentException("tideline-kube-ports must be a range inside "
+          + "1024-65535, got '" + range + "'");
+    }
     for (int attempt = 0; attempt < 200; attempt++) {
-      int port = 32000 + (int) (Math.random() * 1000);
+      int port = low + (int) (Math.random() * (high - low + 1));
       try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
         s.setReuseAddress(true);
         return port;
@@ -201,7 +251,7 @@ public final class KubeApiServer implements AutoCloseable {
         // try another
       }
     }
-    throw new IOException("no free port in 32000-32999");
+    throw new IOException("no free port in " + low + "-" + high + " (tideline-kube-ports, Maven -Dkube.ports)");
   }
 
   @Override
