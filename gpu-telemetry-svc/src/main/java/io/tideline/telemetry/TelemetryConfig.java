@@ -147,18 +147,6 @@ public interface TelemetryConfig {
 
   /** Kubernetes node listing. */
   interface Kubernetes {
-    /** API server root. */
-    @WithDefault("https://kubernetes.default.svc")
-    String apiUrl();
-
-    /** Service-account token file. */
-    @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/token")
-    String tokenFile();
-
-    /** CA bundle of the API server (the service-account CA); JVM trust when absent. */
-    @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt")
-    String caFile();
-
     /** Label selector for GPU nodes (empty: all nodes). */
     @WithDefault("nvidia.com/gpu.present=true")
     String labelSelector();

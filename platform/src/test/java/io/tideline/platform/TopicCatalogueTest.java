@@ -24,7 +24,7 @@ class TopicCatalogueTest {
     assertThat(TopicCatalogue.all().stream().filter(TopicSpec::compacted).map(TopicSpec::name))
         .containsExactlyInAnyOrder("cluster.inventory", "quota.state", "placement.queue",
             "notices.deliveries", "notices.joins", "notify.directory", "quota.config",
-            "forecast.holidays");
+            "forecast.holidays", "executor.jobs");
   }
 
   @Test
@@ -58,7 +58,7 @@ class TopicCatalogueTest {
   @Test
   void shouldGiveEveryTopicAServiceConsumesADeadLetterTopic() {
     Set<String> services = Set.of("telemetry", "forecaster", "quota", "placement", "preemption",
-        "notifier", "all");
+        "notifier", "executor", "all");
     assertThat(TopicCatalogue.find("streams.dlq")).isPresent();
     assertThat(TopicCatalogue.all()).filteredOn(t -> !t.name().endsWith(".dlq")
             && !t.retainedForever())

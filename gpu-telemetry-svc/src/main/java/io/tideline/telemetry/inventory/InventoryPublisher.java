@@ -8,8 +8,12 @@ import io.tideline.platform.TidelineConfig;
 import io.tideline.telemetry.TelemetryConfig;
 import io.tideline.telemetry.TelemetryMeters;
 import io.tideline.telemetry.publish.TelemetryProducer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.file.Path;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +27,8 @@ import org.jboss.logging.Logger;
  * event per change. The first read after start reports every node JOINED — an idempotent upsert on
  * a compacted topic. A LEFT event is a value, not a tombstone, so the departure stays readable.
  * A source that fails keeps the previous snapshot: an unreachable API server never reads as every
- * node leaving.
+ * node leaving. The Kubernetes source is a node informer: it also publishes each change as it
+ * happens.
  */
 @ApplicationScoped
 public class InventoryPublisher {
@@ -37,14 +42,38 @@ public class InventoryPublisher {
   private SortedMap<String, NodeState> last = new TreeMap<>();
 
   public InventoryPublisher(TidelineConfig tideline, TelemetryConfig config,
-      TelemetryProducer producer, TelemetryMeters meters) {
+      TelemetryProducer producer, TelemetryMeters meters, Instance<KubernetesClient> kubernetes) {
     this.cluster = tideline.cluster();
-    this.source = create(config.inventory());
+    this.source = create(config.inventory(), kubernetes);
     this.producer = producer;
     this.meters = meters;
   }
 
-  static InventorySource create(TelemetryConfig.Inventory c) {
+  /** Starts the node informer, so node changes are published as they happen (not at the next tick). */
+  void onStart(@Observes StartupEvent ev) {
+    if (source instanceof KubernetesNodeSource k) {
+      try {
+        k.start(() -> {
+          try {
+            refresh(Instant.now());
+          } catch (Exception e) {
+            LOG.errorf("inventory not refreshed after a node change: %s", e);
+          }
+        });
+      } catch (java.io.IOException e) {
+        LOG.errorf("node informer not started (the periodic refresh retries): %s", e.getMessage());
+      }
+    }
+  }
+
+  @PreDestroy
+  void close() {
+    if (source instanceof KubernetesNodeSource k) {
+      k.close();
+    }
+  }
+
+  static InventorySource create(TelemetryConfig.Inventory c, Instance<KubernetesClient> kubernetes) {
     FileInventorySource.GpuDefaults defaults = new FileInventorySource.GpuDefaults(
         c.defaultGpuModel(), c.defaultGpuCount(), c.defaultGpuMemoryMiB(), c.defaultNvlinkIslands());
     List<String> drain = c.drainList().orElse(List.of());
@@ -53,8 +82,8 @@ public class InventoryPublisher {
           new FileInventorySource(t, c.gpuFile().orElse(null), defaults, drain)).orElse(null);
       case KUBERNETES -> {
         TelemetryConfig.Kubernetes k = c.kubernetes();
-        yield new KubernetesNodeSource(k.apiUrl(), k.labelSelector(), Path.of(k.tokenFile()),
-            Path.of(k.caFile()), new KubernetesNodeSource.TopologyLabels(k.accessSwitchLabels(),
+        yield new KubernetesNodeSource(kubernetes.get(), k.labelSelector(),
+            new KubernetesNodeSource.TopologyLabels(k.accessSwitchLabels(),
                 k.aggregationSwitchLabels(), k.coreSwitchLabels(), k.nvlinkIslandsLabel()),
             defaults, drain);
       }

@@ -1,35 +1,29 @@
 package io.tideline.telemetry.inventory;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The production inventory: {@code GET /api/v1/nodes} from the Kubernetes API server with the
- * pod's service-account token (re-read each call: projected tokens rotate), trusting the
- * service-account CA when it is mounted.
+ * The production inventory: a shared informer on the Kubernetes nodes, on the fabric8 client the
+ * executor uses too (issue #17, point 5). Joins, leaves, cordons and label changes arrive as they
+ * happen (the {@code onChange} callback), and {@link #snapshot} reads the informer's cache, so the
+ * periodic refresh costs no API call. The client is configured the fabric8 way: the pod's service
+ * account in a cluster, {@code KUBECONFIG} / {@code ~/.kube/config} elsewhere,
+ * {@code quarkus.kubernetes-client.*} to override.
  *
  * <ul>
  *   <li>GPU count: {@code status.capacity["nvidia.com/gpu"]}; model: label
@@ -44,98 +38,129 @@ import javax.net.ssl.TrustManagerFactory;
  *       configured drain list.
  * </ul>
  */
-public final class KubernetesNodeSource implements InventorySource {
+public final class KubernetesNodeSource implements InventorySource, AutoCloseable {
 
   /** Label keys that place a node in the network. */
   public record TopologyLabels(List<String> access, List<String> aggregation, List<String> core,
       String nvlinkIslands) {}
 
   static final String UNKNOWN = "unknown";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final URI nodesUri;
-  private final Path tokenFile;
+  private final KubernetesClient client;
+  private final String labelSelector;
   private final TopologyLabels topology;
   private final FileInventorySource.GpuDefaults defaults;
   private final Set<String> drainList;
-  private final HttpClient http;
+  private SharedIndexInformer<Node> informer;
 
-  public KubernetesNodeSource(String apiUrl, String labelSelector, Path tokenFile, Path caFile,
+  public KubernetesNodeSource(KubernetesClient client, String labelSelector,
       TopologyLabels topology, FileInventorySource.GpuDefaults defaults, List<String> drainList) {
-    String base = apiUrl.endsWith("/") ? apiUrl.substring(0, apiUrl.length() - 1) : apiUrl;
-    this.nodesUri = URI.create(base + "/api/v1/nodes" + (labelSelector == null || labelSelector.isBlank()
-        ? "" : "?labelSelector=" + URLEncoder.encode(labelSelector, StandardCharsets.UTF_8)));
-    this.tokenFile = tokenFile;
+    this.client = client;
+    this.labelSelector = labelSelector;
     this.topology = topology;
     this.defaults = defaults;
     this.drainList = Set.copyOf(drainList);
-    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
-    if (caFile != null && Files.isReadable(caFile)) {
-      b.sslContext(trusting(caFile));
+  }
+
+  /**
+   * Starts the node informer (once) and waits for its first list; {@code onChange} runs on every
+   * add, update and delete after that.
+   */
+  public synchronized void start(Runnable onChange) throws IOException {
+    if (informer != null) {
+      return;
     }
-    this.http = b.build();
+    FilterWatchListDeletable<Node, ?, ?> nodes = labelSelector == null || labelSelector.isBlank()
+        ? client.nodes() : client.nodes().withLabelSelector(labelSelector);
+    SharedIndexInformer<Node> i = nodes.runnableInformer(0);
+    i.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Node n) {
+        onChange.run();
+      }
+
+      @Override
+      public void onUpdate(Node before, Node n) {
+        onChange.run();
+      }
+
+      @Override
+      public void onDelete(Node n, boolean unknownFinalState) {
+        onChange.run();
+      }
+    });
+    try {
+      i.start().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      i.stop();
+      throw new IOException("the node informer could not list nodes from "
+          + client.getMasterUrl() + ": " + e.getMessage(), e);
+    }
+    informer = i;
   }
 
   @Override
-  public SortedMap<String, NodeState> snapshot() throws IOException, InterruptedException {
-    HttpRequest.Builder req = HttpRequest.newBuilder(nodesUri).timeout(Duration.ofSeconds(30))
-        .header("Accept", "application/json").GET();
-    if (tokenFile != null && Files.isReadable(tokenFile)) {
-      req.header("Authorization", "Bearer " + Files.readString(tokenFile).strip());
+  public SortedMap<String, NodeState> snapshot() throws IOException {
+    SharedIndexInformer<Node> i;
+    synchronized (this) {
+      i = informer;
     }
-    HttpResponse<InputStream> response = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
-      if (response.statusCode() != 200) {
-        throw new IOException("GET " + nodesUri + " answered " + response.statusCode() + ": "
-            + new String(body.readNBytes(512), StandardCharsets.UTF_8));
-      }
-      return parse(JSON.readTree(body));
+    if (i == null) {
+      start(() -> { });
+      i = informer;
     }
+    if (!i.hasSynced()) {
+      throw new IOException("the node informer has not synced with " + client.getMasterUrl());
+    }
+    return parse(i.getStore().list());
   }
 
-  /** Nodes of a NodeList document. */
-  public SortedMap<String, NodeState> parse(JsonNode nodeList) throws IOException {
-    if (!"NodeList".equals(nodeList.path("kind").asText())) {
-      throw new IOException("expected a NodeList, got kind '" + nodeList.path("kind").asText() + "'");
-    }
+  /** The nodes' states. */
+  public SortedMap<String, NodeState> parse(Collection<Node> nodes) {
     SortedMap<String, NodeState> out = new TreeMap<>();
-    for (JsonNode item : nodeList.path("items")) {
-      String name = item.path("metadata").path("name").asText();
-      if (name.isEmpty()) {
+    for (Node item : nodes) {
+      String name = item.getMetadata().getName();
+      if (name == null || name.isEmpty()) {
         continue;
       }
-      Map<String, String> labels = new HashMap<>();
-      for (Iterator<Map.Entry<String, JsonNode>> it = item.path("metadata").path("labels").fields(); it.hasNext(); ) {
-        var e = it.next();
-        labels.put(e.getKey(), e.getValue().asText());
-      }
-      int count = intOr(item.path("status").path("capacity").path("nvidia.com/gpu").asText(), defaults.count());
+      Map<String, String> labels = item.getMetadata().getLabels() == null ? new HashMap<>()
+          : new HashMap<>(item.getMetadata().getLabels());
+      Quantity gpus = item.getStatus() == null || item.getStatus().getCapacity() == null ? null
+          : item.getStatus().getCapacity().get("nvidia.com/gpu");
+      int count = intOr(gpus == null ? null : gpus.getAmount(), defaults.count());
       String model = labels.getOrDefault("nvidia.com/gpu.product", defaults.model());
       int memory = intOr(labels.get("nvidia.com/gpu.memory"), defaults.memoryMiB());
       int islands = intOr(labels.get(topology.nvlinkIslands()), defaults.nvlinkIslands());
       String[] sw = NodeState.qualify(first(labels, topology.core()),
           first(labels, topology.aggregation()), first(labels, topology.access()));
-      boolean drained = item.path("spec").path("unschedulable").asBoolean(false)
-          || hasUnschedulableTaint(item) || !ready(item) || drainList.contains(name);
+      boolean drained = Boolean.TRUE.equals(item.getSpec() == null ? null
+          : item.getSpec().getUnschedulable()) || hasUnschedulableTaint(item) || !ready(item)
+          || drainList.contains(name);
       out.put(name, new NodeState(name, model, memory, count, islands, sw[0], sw[1], sw[2],
           drained, labels));
     }
     return out;
   }
 
-  private static boolean hasUnschedulableTaint(JsonNode item) {
-    for (JsonNode t : item.path("spec").path("taints")) {
-      if ("node.kubernetes.io/unschedulable".equals(t.path("key").asText())) {
+  private static boolean hasUnschedulableTaint(Node item) {
+    if (item.getSpec() == null || item.getSpec().getTaints() == null) {
+      return false;
+    }
+    for (Taint t : item.getSpec().getTaints()) {
+      if ("node.kubernetes.io/unschedulable".equals(t.getKey())) {
         return true;
       }
     }
     return false;
   }
 
-  private static boolean ready(JsonNode item) {
-    for (JsonNode c : item.path("status").path("conditions")) {
-      if ("Ready".equals(c.path("type").asText())) {
-        return "True".equals(c.path("status").asText());
+  private static boolean ready(Node item) {
+    if (item.getStatus() == null || item.getStatus().getConditions() == null) {
+      return true;
+    }
+    for (NodeCondition c : item.getStatus().getConditions()) {
+      if ("Ready".equals(c.getType())) {
+        return "True".equals(c.getStatus());
       }
     }
     return true; // no conditions reported: nothing says it is unready
@@ -162,21 +187,11 @@ public final class KubernetesNodeSource implements InventorySource {
     }
   }
 
-  private static SSLContext trusting(Path caFile) {
-    try (InputStream in = Files.newInputStream(caFile)) {
-      KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-      ks.load(null, null);
-      int i = 0;
-      for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-        ks.setCertificateEntry("ca-" + i++, c);
-      }
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(ks);
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(null, tmf.getTrustManagers(), null);
-      return ctx;
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot trust the CA in " + caFile + ": " + e, e);
+  @Override
+  public synchronized void close() {
+    if (informer != null) {
+      informer.stop();
+      informer = null;
     }
   }
 }

@@ -68,10 +68,10 @@ public final class EventValidator {
 
   /**
    * Topics whose null values delete the key's entry (compacted directories and calendars, the
-   * notifier's join state).
+   * notifier's join state, the executor's open jobs).
    */
-  public static final Set<String> TOMBSTONE_TOPICS =
-      Set.of("notify.directory", "forecast.holidays", "placement.queue", "notices.joins");
+  public static final Set<String> TOMBSTONE_TOPICS = Set.of("notify.directory",
+      "forecast.holidays", "placement.queue", "notices.joins", "executor.jobs");
 
   /** Fields holding the event time of their record (the fact's own time). */
   private static final Map<String, String> EVENT_TIME = Map.of(

@@ -160,6 +160,12 @@ class EventValidatorTest {
     assertThat(validator.tombstoneProblem("notify.directory", "carol".getBytes())).isNull();
   }
 
+  @Test
+  void shouldReadATombstoneOfTheExecutorsOpenJobsAsTheJobClosedOnlyWithItsKey() {
+    assertThat(validator.tombstoneProblem("executor.jobs", "ml/train".getBytes())).isNull();
+    assertThat(validator.tombstoneProblem("executor.jobs", null)).contains("without a key");
+  }
+
   // ---- jobs.lifecycle, gpu.telemetry, cluster.clock --------------------------------------
 
   @Test
