@@ -141,7 +141,8 @@ class PlacementKernelTest {
     k.submit(big).tick(ms(3));
 
     assertThat(k.all(PlacementEffect.Refused.class)).singleElement()
-        .satisfies(r -> assertThat(r.reason()).contains("already known"));
+        .satisfies(r -> assertThat(r.reason()).contains("already known with other content")
+            .contains("gpuCount: known 1, resubmitted 64"));
     assertThat(k.state.cluster().request("x").gpuCount()).isEqualTo(1);
     assertThat(k.decisions("x")).extracting(Decided::outcome).containsExactly(Outcome.QUEUED);
     // the model the small job asked for arrives: X runs with the GPU it was admitted for
