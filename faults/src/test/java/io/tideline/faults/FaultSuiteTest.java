@@ -725,7 +725,6 @@ class FaultSuiteTest {
    */
   private static final class Executor {
     private final String prefix;
-    private final Map<String, List<GpuAssignment>> started = new HashMap<>();
 
     Executor(String prefix) {
       this.prefix = prefix;
@@ -761,7 +760,6 @@ class FaultSuiteTest {
         topics.send("jobs.lifecycle", job, JobLifecycle.newBuilder().setJobId(job)
             .setCluster("default").setType(LifecycleType.STARTED).setOccurredAt(Instant.now())
             .setAssignments(gpus).setDecisionId(placed.get(job).getDecisionId()).build());
-        started.put(job, gpus);
       }
     }
 
