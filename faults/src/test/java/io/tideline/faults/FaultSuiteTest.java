@@ -625,8 +625,11 @@ class FaultSuiteTest {
   @Order(13)
   void finding10_shouldDecideEveryJobOfABurstExactlyOnceWithQuotaMemoryBounded() throws Exception {
     int n = Integer.getInteger("tideline.faults.burst", 3_000);
+    // jobs per second to submit at (0: as fast as the client can, a burst)
+    int rate = Integer.getInteger("tideline.faults.burst-rate", 0);
     long rssBoundMib = Long.getLong("tideline.faults.quota-rss-bound-mib", 1_536);
     ServiceProcess quota = stack.service("quota-svc");
+    idleCpu("before the burst");
     long rssBefore = quota.memoryKib("VmRSS") / 1024;
     String load0 = loadAverage();
     try (DecisionTail tail = new DecisionTail(stack.broker.bootstrap(), stack.registry.url(),
@@ -644,7 +647,14 @@ class FaultSuiteTest {
         jobs.add(b.build());
       }
       long t0 = System.nanoTime();
-      for (JobSubmitted j : jobs) {
+      for (int i = 0; i < n; i++) {
+        JobSubmitted j = jobs.get(i);
+        if (rate > 0) {
+          long due = t0 + (long) (i * 1e9 / rate);
+          while (System.nanoTime() < due) {
+            Thread.onSpinWait();
+          }
+        }
         sentAt.put(j.getJobId(), System.nanoTime());
         topics.sendAsync("jobs.submitted", j.getJobId(), j);
       }
@@ -681,19 +691,28 @@ class FaultSuiteTest {
           tail.verdictTicks().size(), new TreeMap<>(tail.verdictTicks()).values(),
           pct(verdictLag, 0.5), pct(verdictLag, 1.0), tail.placedTicks().size(),
           new TreeMap<>(tail.placedTicks()).values(), pct(placedLag, 0.5), pct(placedLag, 1.0),
-          System.getProperty(Stack.TICK_PROPERTY, "10s (default)"));
-      String figures = String.format(Locale.ROOT, "%d jobs produced in %.2f s; %d verdicts, %d"
+          System.getProperty(Stack.TICK_PROPERTY, "the service default"));
+      // placements per second of wall time, from the first to the last
+      TreeMap<Long, Integer> perSecond = new TreeMap<>();
+      long firstPlaced = tail.placed().values().stream().mapToLong(Long::longValue).min()
+          .orElse(t0);
+      tail.placed().values().forEach(at -> perSecond.merge((at - firstPlaced) / 1_000_000_000L,
+          1, Integer::sum));
+      String figures = String.format(Locale.ROOT, "%d jobs produced in %.2f s%s; %d verdicts, %d"
               + " placed; %.0f decisions/s sustained (submit of the first to placement of the"
-              + " last: %.1f s); submit→placement p50 %.1f s, p99 %.1f s; submit→verdict p50"
+              + " last: %.1f s; placements per second from the first %s); submit→placement p50"
+              + " %.1f s, p99 %.1f s; submit→verdict p50"
               + " %.1f s, p99 %.1f s; quota-svc RSS %d MiB before, peak %d MiB sampled (VmHWM %d"
               + " MiB), %d MiB after; load average %s → %s",
-          n, produced, tail.verdicts().size(), tail.placed().size(), n / span, span,
+          n, produced, rate > 0 ? " (paced at " + rate + "/s)" : "", tail.verdicts().size(),
+          tail.placed().size(), n / span, span, perSecond.values(),
           pct(latency, 0.50), pct(latency, 0.99), pct(toVerdict, 0.50), pct(toVerdict, 0.99),
           rssBefore, peakSampled, hwm, rssAfter, load0, loadAverage());
       System.out.println("finding 10: " + figures + "\n  " + ticks);
       REPORT.put("finding 10: burst", figures);
       REPORT.put("finding 10: ticks", ticks);
 
+      idleCpu("after the burst, its jobs held");
       assertThat(tail.placed()).as("jobs placed").hasSize(n);
       assertThat(tail.verdicts()).as("jobs with a verdict").hasSize(n);
       assertThat(tail.decisionCounts()).as("placement decisions per job")
@@ -703,6 +722,26 @@ class FaultSuiteTest {
       assertThat(hwm).as("quota-svc resident peak, MiB").isLessThanOrEqualTo(rssBoundMib);
     }
     stack.awaitHealthy(Duration.ofMinutes(2));
+  }
+
+  /**
+   * What the services cost while nothing happens but ticks, with {@code
+   * -Dtideline.faults.idle-seconds=N} (default 0: not measured): CPU time over N seconds, in % of
+   * one core, per service.
+   */
+  private static void idleCpu(String when) {
+    int idle = Integer.getInteger("tideline.faults.idle-seconds", 0);
+    if (idle <= 0) {
+      return;
+    }
+    Map<String, Long> cpu0 = new LinkedHashMap<>();
+    stack.services.forEach((name, p) -> cpu0.put(name, p.cpuMillis()));
+    Ports.sleep(idle * 1_000L);
+    Map<String, String> used = new LinkedHashMap<>();
+    stack.services.forEach((name, p) -> used.put(name, String.format(Locale.ROOT, "%.1f%%",
+        100.0 * (p.cpuMillis() - cpu0.get(name)) / (idle * 1_000.0))));
+    REPORT.put("finding 10: idle CPU " + when + ", " + idle + " s, % of one core (tick interval "
+        + System.getProperty(Stack.TICK_PROPERTY, "the service default") + ")", used.toString());
   }
 
   private static double pct(List<Double> sorted, double p) {

@@ -183,6 +183,18 @@ final class ServiceProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** CPU time the process has used so far (user + system, from {@code /proc/<pid>/stat}), ms. */
+  long cpuMillis() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields 14 and 15 of stat (utime, stime) are 12 and 13 after the command; clock ticks
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / 100;
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("cannot read the CPU time of " + name + ": " + e, e);
+    }
+  }
+
   /**
    * A memory figure of the running process from {@code /proc/<pid>/status}, in KiB:
    * {@code VmRSS} (resident now) or {@code VmHWM} (the resident peak since it started).
