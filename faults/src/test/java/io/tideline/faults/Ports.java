@@ -15,14 +15,63 @@ import java.util.concurrent.TimeUnit;
 /** Small process and port helpers of the suite. */
 final class Ports {
 
+  /**
+   * Where the suite's listening ports come from: {@code -Dtideline.faults.ports=FIRST-LAST} (the
+   * build passes the environment's {@code TIDELINE_FAULTS_PORTS}), so a run on a shared machine
+   * stays inside the range it was given; unset, the operating system picks free ports.
+   */
+  static final String RANGE_PROPERTY = "tideline.faults.ports";
+
+  private static int next = -1;
+
   private Ports() {}
 
-  static int free() {
-    try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+  /**
+   * A port nothing listens on, from the configured range (each port handed out once per run, so
+   * two processes of the suite never get the same one before either binds it), or from the
+   * operating system when no range is set.
+   */
+  static synchronized int free() {
+    String range = System.getProperty(RANGE_PROPERTY, "").strip();
+    if (range.isEmpty()) {
+      return bindable(0);
+    }
+    String[] bounds = range.split("-");
+    int first;
+    int last;
+    try {
+      first = Integer.parseInt(bounds[0].strip());
+      last = Integer.parseInt(bounds[bounds.length - 1].strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(RANGE_PROPERTY + " must be FIRST-LAST, got " + range);
+    }
+    if (first < 1024 || last > 65535 || first > last) {
+      throw new IllegalArgumentException(RANGE_PROPERTY + " must be FIRST-LAST within"
+          + " 1024-65535, got " + range);
+    }
+    if (next < first || next > last) {
+      next = first;
+    }
+    for (int p = next; p <= last; p++) {
+      if (bindable(p) > 0) {
+        next = p + 1;
+        return p;
+      }
+    }
+    throw new IllegalStateException("no free port left in " + RANGE_PROPERTY + "=" + range);
+  }
+
+  /** Binds {@code port} on loopback (0: any) and returns it, or -1 if it is taken. */
+  private static int bindable(int port) {
+    try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
       return s.getLocalPort();
     } catch (IOException e) {
-      throw new IllegalStateException(e);
+      if (port == 0) {
+        throw new IllegalStateException(e);
+      }
+      return -1;
     }
   }
 

@@ -24,6 +24,12 @@ import org.apache.kafka.clients.admin.NewTopic;
  */
 final class Stack implements AutoCloseable {
 
+  /**
+   * {@code -Dtideline.faults.tick=1s}: the wall-clock tick interval the telemetry service
+   * publishes ({@code tideline.telemetry.clock.interval}); unset, the service's default.
+   */
+  static final String TICK_PROPERTY = "tideline.faults.tick";
+
   static final List<String> SERVICES = List.of("gpu-telemetry-svc", "forecaster-svc",
       "quota-svc", "placement-svc", "preemption-svc", "notifier-svc");
 
@@ -49,18 +55,30 @@ final class Stack implements AutoCloseable {
     BrokerProcess broker = BrokerProcess.start(home, dir.resolve("kafka"), logs);
     SchemaRegistryServer registry = SchemaRegistryServer.startProcess(dir.resolve("registry"),
         Ports.free());
-    Stack s = new Stack(dir, broker, registry, new WebhookSink());
-    s.createTopics();
-    ContractSubjects.register(registry.url(), ContractSubjects.all());
-    for (String name : SERVICES) {
-      ServiceProcess p = new ServiceProcess(name, s.settings(name), logs);
-      s.services.put(name, p);
-      p.start();
+    Stack s;
+    try {
+      s = new Stack(dir, broker, registry, new WebhookSink());
+    } catch (IOException | RuntimeException e) {
+      registry.close();
+      broker.close();
+      throw e;
     }
-    for (ServiceProcess p : s.services.values()) {
-      p.awaitReady(Duration.ofMinutes(5));
+    try {
+      s.createTopics();
+      ContractSubjects.register(registry.url(), ContractSubjects.all());
+      for (String name : SERVICES) {
+        ServiceProcess p = new ServiceProcess(name, s.settings(name), logs);
+        s.services.put(name, p);
+        p.start();
+      }
+      for (ServiceProcess p : s.services.values()) {
+        p.awaitReady(Duration.ofMinutes(5));
+      }
+      return s;
+    } catch (Exception | Error e) {
+      s.close(); // a stack that did not come up leaves no process behind
+      throw e;
     }
-    return s;
   }
 
   private List<String> settings(String name) {
@@ -70,9 +88,14 @@ final class Stack implements AutoCloseable {
         "-Dkafka-streams.state.dir=" + dir.resolve("state").resolve(name),
         "-Dquarkus.log.level=INFO"));
     switch (name) {
-      case "gpu-telemetry-svc" -> c.add("-Dtideline.telemetry.inventory.topology-file="
-          + Ports.root().resolve(
-              "simulator/src/main/resources/io/tideline/simulator/network-topology-847-hosts.csv"));
+      case "gpu-telemetry-svc" -> {
+        c.add("-Dtideline.telemetry.inventory.topology-file=" + Ports.root().resolve(
+            "simulator/src/main/resources/io/tideline/simulator/network-topology-847-hosts.csv"));
+        String tick = System.getProperty(TICK_PROPERTY, "").strip();
+        if (!tick.isEmpty()) {
+          c.add("-Dtideline.telemetry.clock.interval=" + tick);
+        }
+      }
       case "notifier-svc" -> c.addAll(List.of(
           "-Dtideline.intake.webhook-schemes=https,http",
           "-Dnotifier.slack.webhook-url=" + webhooks.url("/hooks/default"),

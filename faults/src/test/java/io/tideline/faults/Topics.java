@@ -8,10 +8,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,6 +33,8 @@ final class Topics implements AutoCloseable {
   private final KafkaProducer<byte[], byte[]> producer;
   private final Serializer<Object> avro;
   private final Deserializer<Object> decoder;
+  private final java.util.concurrent.atomic.AtomicInteger failedSends =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   Topics(String bootstrap, String registry) {
     this.bootstrap = bootstrap;
@@ -49,6 +54,33 @@ final class Topics implements AutoCloseable {
   /** Writes {@code value} (Avro through the registry) and returns where it went. */
   RecordMetadata send(String topic, String key, Object value) {
     return sendRaw(topic, key == null ? null : key.getBytes(), bytes(topic, value));
+  }
+
+  /** Writes {@code value} without waiting for the broker ({@link #flush} waits for all). */
+  void sendAsync(String topic, String key, Object value) {
+    producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(),
+        bytes(topic, value)), (m, e) -> {
+          if (e != null) {
+            failedSends.incrementAndGet();
+          }
+        });
+  }
+
+  /** Waits until everything sent is acknowledged; fails if a send failed. */
+  void flush() {
+    producer.flush();
+    if (failedSends.get() > 0) {
+      throw new AssertionError(failedSends.get() + " asynchronous send(s) failed");
+    }
+  }
+
+  /** Decodes a registry-framed value of {@code topic} (null if it does not decode). */
+  Object decode(String topic, byte[] value) {
+    try {
+      return value == null ? null : decoder.deserialize(topic, value);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** Writes raw bytes (null = a tombstone) and returns where they went. */
@@ -114,6 +146,42 @@ final class Topics implements AutoCloseable {
   /** The dead letters on {@code <topic>.dlq}. */
   List<DeadLetter> letters(String topic) {
     return values(topic + ".dlq", DeadLetter.class);
+  }
+
+  /**
+   * The offset {@code group} has committed on a partition (-1 if none): under exactly-once the
+   * offset after the last record whose outputs are committed.
+   */
+  long committed(String group, String topic, int partition) {
+    TopicPartition tp = new TopicPartition(topic, partition);
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      OffsetAndMetadata m = admin.listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).get(tp);
+      return m == null ? -1 : m.offset();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Waits until {@code group} has committed past the record at {@code at}: the service has handled
+   * it and written what it produced from it.
+   */
+  void awaitConsumed(String group, RecordMetadata at, Duration within) {
+    awaitConsumed(group, at.topic(), at.partition(), at.offset(), within);
+  }
+
+  /** {@link #awaitConsumed(String, RecordMetadata, Duration)} of the record at an offset. */
+  void awaitConsumed(String group, String topic, int partition, long offset, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (committed(group, topic, partition) <= offset) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(group + " has not consumed " + topic + "-" + partition + "@"
+            + offset + " within " + within + " (committed " + committed(group, topic, partition)
+            + ")");
+      }
+      Ports.sleep(500);
+    }
   }
 
   private Map<String, Object> consumerConfig() {

@@ -25,7 +25,7 @@ final class WebhookSink implements AutoCloseable {
   volatile long delayMillis;
 
   WebhookSink() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), Ports.free()), 0);
     server.setExecutor(Executors.newFixedThreadPool(4));
     server.createContext("/", exchange -> {
       byte[] body;

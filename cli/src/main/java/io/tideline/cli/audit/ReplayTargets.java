@@ -4,7 +4,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
+import io.tideline.platform.ledger.LedgerStores;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import io.tideline.preemption.view.PreemptionTopology;
 import io.tideline.quota.config.QuotaPolicy;
@@ -21,7 +23,9 @@ import java.util.List;
 /**
  * The ledgers an audit replays, built with the services' documented default policies (the same
  * values the services run with unless configured otherwise; a replay under another policy says so
- * through the decisions' policy versions).
+ * through the decisions' policy versions) and their state in memory ({@link LedgerStores#IN_MEMORY}:
+ * the driver flushes every store after each input, which RocksDB pays with a file per store; ADR
+ * 0021).
  */
 public final class ReplayTargets {
 
@@ -37,7 +41,8 @@ public final class ReplayTargets {
         List.of(TopicCatalogue.PLACEMENT_DECISIONS, TopicCatalogue.EVICTIONS,
             TopicCatalogue.PREEMPTION_REQUESTS, TopicCatalogue.PLACEMENT_LEDGER),
         serde -> PlacementTopology.build(policy, serde,
-            new PlacementMeters(new SimpleMeterRegistry())));
+            new PlacementMeters(new SimpleMeterRegistry()), InputBounds.DEFAULTS,
+            LedgerStores.IN_MEMORY));
   }
 
   /** Quota: admission verdicts and reclaims of the cluster's single writer. */
@@ -45,7 +50,8 @@ public final class ReplayTargets {
     QuotaPolicy policy = QuotaPolicy.defaults(cluster, definition(definitionLocation));
     return new ReplayTarget("quota", TopicCatalogue.QUOTA_INPUTS,
         List.of(TopicCatalogue.QUOTA_VERDICTS, QuotaTopics.RECLAIMS),
-        serde -> QuotaTopology.build(policy, serde, QuotaListener.NONE));
+        serde -> QuotaTopology.build(policy, serde, QuotaListener.NONE,
+            InputBounds.DEFAULTS.withSubmissions(policy.intakeLimits()), LedgerStores.IN_MEMORY));
   }
 
   /**
@@ -56,7 +62,8 @@ public final class ReplayTargets {
     PreemptionPolicy policy = PreemptionPolicy.defaults(cluster);
     return new ReplayTarget("preemption", TopicCatalogue.PREEMPTION_INPUTS,
         List.of(TopicCatalogue.PREEMPTION_DECISIONS),
-        serde -> PreemptionTopology.build(policy, serde));
+        serde -> PreemptionTopology.build(policy, serde, InputBounds.DEFAULTS,
+            LedgerStores.IN_MEMORY));
   }
 
   /** Reads {@code classpath:NAME} or a file path, as quota-svc does at start-up. */

@@ -39,7 +39,11 @@ public class ClockPublisher implements SimulatedClock {
     this.meters = meters;
   }
 
-  @Scheduled(every = "${tideline.telemetry.clock.interval}",
+  /**
+   * Every {@code clock.publish-check}: publishes the ticks whose time has passed (none most of
+   * the time), so each tick goes out within that long of its own time.
+   */
+  @Scheduled(every = "${tideline.telemetry.clock.publish-check}",
       concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
   void wall() {
     if (!enabled || simulated) {

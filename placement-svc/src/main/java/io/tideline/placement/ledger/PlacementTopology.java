@@ -4,6 +4,7 @@ import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.platform.ledger.Envelope;
 import io.tideline.platform.ledger.InputLog;
 import io.tideline.platform.ledger.InputTopic;
+import io.tideline.platform.ledger.LedgerStores;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
@@ -84,12 +85,21 @@ public final class PlacementTopology {
    */
   public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
       PlacementMeters meters, InputBounds bounds) {
+    return build(policy, platformSerdeConfig, meters, bounds, LedgerStores.PERSISTENT);
+  }
+
+  /**
+   * Builds the topology with its ledger store {@code stores}: {@link LedgerStores#PERSISTENT} in
+   * the service, {@link LedgerStores#IN_MEMORY} in the audit replay (ADR 0021).
+   */
+  public static Topology build(PlacementPolicy policy, Map<String, Object> platformSerdeConfig,
+      PlacementMeters meters, InputBounds bounds, LedgerStores stores) {
     Map<String, Object> serdeConfig = platformSerdeConfig;
     // one registry-backed serde pair for every task: each schema is fetched once, not per task
     Serdes2 avro = new Serdes2(AvroSerdes.valueSerializer(serdeConfig),
         AvroSerdes.valueDeserializer(serdeConfig), serdeConfig);
     StreamsBuilder b = new StreamsBuilder();
-    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
+    b.addStateStore(Stores.keyValueStoreBuilder(stores.supplier(STORE),
         Serdes.String(), Serdes.ByteArray()));
     Serde<Out> out = Serdes.serdeFrom((Serializer<Out>) (topic, o) -> o.value(),
         (topic, bytes) -> {

@@ -3,6 +3,7 @@ package io.tideline.preemption.view;
 import io.tideline.platform.ledger.Envelope;
 import io.tideline.platform.ledger.InputLog;
 import io.tideline.platform.ledger.InputTopic;
+import io.tideline.platform.ledger.LedgerStores;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
@@ -79,12 +80,21 @@ public final class PreemptionTopology {
    */
   public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy, Map<String, Object> serdeConfig,
       InputBounds bounds) {
+    return build(policy, serdeConfig, bounds, LedgerStores.PERSISTENT);
+  }
+
+  /**
+   * Builds the topology with its stores {@code stores}: {@link LedgerStores#PERSISTENT} in the
+   * service, {@link LedgerStores#IN_MEMORY} in the audit replay (ADR 0021).
+   */
+  public static Topology build(io.tideline.core.preemption.kernel.PreemptionPolicy policy,
+      Map<String, Object> serdeConfig, InputBounds bounds, LedgerStores stores) {
     Avro avro = new Avro(AvroSerdes.valueSerializer(serdeConfig),
         AvroSerdes.valueDeserializer(serdeConfig));
     StreamsBuilder b = new StreamsBuilder();
-    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VIEW_STORE),
+    b.addStateStore(Stores.keyValueStoreBuilder(stores.supplier(VIEW_STORE),
         Serdes.String(), Serdes.ByteArray()));
-    b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DECISION_STORE),
+    b.addStateStore(Stores.keyValueStoreBuilder(stores.supplier(DECISION_STORE),
         Serdes.String(), Serdes.ByteArray()));
     Serde<Out> out = Serdes.serdeFrom((Serializer<Out>) (topic, o) -> o.value(),
         (topic, bytes) -> {

@@ -3,6 +3,7 @@ package io.tideline.quota.stream;
 import io.tideline.core.quota.kernel.QuotaKernelState;
 import io.tideline.events.LedgerInput;
 import io.tideline.platform.kernel.quota.QuotaHost;
+import io.tideline.platform.ledger.LedgerStores;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.validation.InputBounds;
 import io.tideline.quota.config.QuotaPolicy;
@@ -93,9 +94,18 @@ public final class QuotaTopology {
    */
   public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
       QuotaListener listener, InputBounds bounds) {
+    return build(policy, serdeConfig, listener, bounds, LedgerStores.PERSISTENT);
+  }
+
+  /**
+   * Builds the topology with its stores {@code stores}: {@link LedgerStores#PERSISTENT} in the
+   * service, {@link LedgerStores#IN_MEMORY} in the audit replay (ADR 0021).
+   */
+  public static Topology build(QuotaPolicy policy, Map<String, Object> serdeConfig,
+      QuotaListener listener, InputBounds bounds, LedgerStores stores) {
     QuotaHost host = new QuotaHost(policy.kernelConfig());
     StreamsBuilder builder = new StreamsBuilder();
-    ALL_STORES.forEach(s -> builder.addStateStore(store(s)));
+    ALL_STORES.forEach(s -> builder.addStateStore(store(s, stores)));
     Serde<SpecificRecord> out = avroSerde(serdeConfig);
 
     // 1. Gate every input where its offset is known.
@@ -161,8 +171,9 @@ public final class QuotaTopology {
     }
   }
 
-  private static StoreBuilder<KeyValueStore<String, byte[]>> store(String name) {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
+  private static StoreBuilder<KeyValueStore<String, byte[]>> store(String name,
+      LedgerStores stores) {
+    return Stores.keyValueStoreBuilder(stores.supplier(name), Serdes.String(),
         Serdes.ByteArray()).withLoggingEnabled(Map.of());
   }
 

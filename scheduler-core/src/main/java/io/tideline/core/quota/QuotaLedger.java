@@ -30,14 +30,32 @@ public final class QuotaLedger {
   private final TreePMap<String, Allocation> allocations;
   private final TreePMap<String, QueueUsage> usage;
   private final TreePMap<String, DecayedUsage> history;
+  /**
+   * Memo of {@link #decayedGpuMillis(Instant)} at the last instant asked (a pure function of this
+   * immutable ledger and the instant, so the memo changes no answer). An admission pass asks it at
+   * one {@code now} for every queue ranking and every verdict; without the memo each ask summed
+   * every running allocation: quadratic in the jobs a tick admits (issue #16, finding 10). Not part
+   * of the value ({@link #equals}).
+   */
+  private Decayed decayed;
+
+  /** Every queue's decayed usage at {@code at}, as {@link #decayedGpuMillis(Instant)} returns. */
+  private record Decayed(Instant at, SortedMap<String, Long> gpuMillis) {}
 
   private QuotaLedger(double fleetGpus, Duration halfLife, TreePMap<String, Allocation> allocations,
       TreePMap<String, QueueUsage> usage, TreePMap<String, DecayedUsage> history) {
+    this(fleetGpus, halfLife, allocations, usage, history, null);
+  }
+
+  private QuotaLedger(double fleetGpus, Duration halfLife, TreePMap<String, Allocation> allocations,
+      TreePMap<String, QueueUsage> usage, TreePMap<String, DecayedUsage> history,
+      Decayed decayed) {
     this.fleetGpus = fleetGpus;
     this.halfLife = halfLife;
     this.allocations = allocations;
     this.usage = usage;
     this.history = history;
+    this.decayed = decayed;
   }
 
   /** An empty ledger for a fleet; {@code halfLife} is the Q4 decay (config default 7 days). */
@@ -62,7 +80,7 @@ public final class QuotaLedger {
 
   /** The same usage on a fleet of a different size (nodes added or drained). */
   public QuotaLedger withFleet(double gpus) {
-    return new QuotaLedger(gpus, halfLife, allocations, usage, history);
+    return new QuotaLedger(gpus, halfLife, allocations, usage, history, decayed);
   }
 
   /** The job starts using quota. */
@@ -70,8 +88,13 @@ public final class QuotaLedger {
     if (allocations.containsKey(a.jobId())) {
       throw new IllegalArgumentException("job " + a.jobId() + " is already admitted");
     }
+    // an allocation admitted at or after the memo's instant adds nothing to the usage decayed to
+    // that instant (a run accrues only after it starts): the memo stays true
+    Decayed memo = decayed;
+    Decayed kept = memo != null && !memo.at().isAfter(a.admittedAt()) ? memo : null;
     return new QuotaLedger(fleetGpus, halfLife, allocations.plus(a.jobId(), a),
-        usage.plus(a.queue(), usage.getOrDefault(a.queue(), QueueUsage.NONE).plus(a)), history);
+        usage.plus(a.queue(), usage.getOrDefault(a.queue(), QueueUsage.NONE).plus(a)), history,
+        kept);
   }
 
   /**
@@ -184,6 +207,16 @@ public final class QuotaLedger {
    * path: finished runs from the history plus running jobs accrued up to {@code now}.
    */
   public SortedMap<String, Long> decayedGpuMillis(Instant now) {
+    Decayed memo = decayed;
+    if (memo != null && memo.at().equals(now)) {
+      return memo.gpuMillis();
+    }
+    SortedMap<String, Long> swept = sweep(now);
+    decayed = new Decayed(now, swept);
+    return swept;
+  }
+
+  private SortedMap<String, Long> sweep(Instant now) {
     TreeMap<String, Long> out = new TreeMap<>();
     history.forEach((q, h) -> out.put(q, h.at(now, halfLife).gpuMillis()));
     for (Allocation a : allocations.values()) {
@@ -204,6 +237,10 @@ public final class QuotaLedger {
 
   /** A queue's decayed usage at {@code now} in integer GPU-milliseconds (Q4). */
   public long decayedGpuMillis(String queue, Instant now) {
+    Decayed memo = decayed;
+    if (memo != null && memo.at().equals(now)) {
+      return memo.gpuMillis().getOrDefault(queue, 0L);
+    }
     DecayedUsage h = history.get(queue);
     long total = h == null ? 0 : h.at(now, halfLife).gpuMillis();
     for (Allocation a : allocations.values()) {

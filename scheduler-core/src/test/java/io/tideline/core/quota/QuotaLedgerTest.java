@@ -87,6 +87,43 @@ class QuotaLedgerTest {
         .isCloseTo(0.99897, within(1e-5)); // 2 GPUs × 30 min, minus 30 min of decay
   }
 
+  /**
+   * An admission pass asks the decayed usage at one instant again and again while it admits jobs
+   * at that instant; the answers are exactly those of a ledger never asked before (the sweep is
+   * remembered only while nothing that changes it happens).
+   */
+  @Test
+  void shouldAnswerDecayedUsageExactlyAsAFreshLedgerWhileJobsAreAdmittedReleasedAndRestored() {
+    java.time.Instant now = T0.plus(Duration.ofHours(3));
+    QuotaLedger l = ledger()
+        .admit(new Allocation("a", SEARCH_TRAINING, 4, 0, T0))
+        .admit(new Allocation("b", ADS_TRAINING, 2, 1, T0.plusSeconds(600)));
+    l.decayedUsages(now); // swept at `now`
+    // admitted at `now`: accrues nothing yet
+    l = l.admit(new Allocation("c", SEARCH_TRAINING, 1, 0, now));
+    assertThat(l.decayedGpuMillis(now)).isEqualTo(fresh(l).decayedGpuMillis(now));
+    assertThat(l.decayedGpuMillis(SEARCH_TRAINING, now))
+        .isEqualTo(fresh(l).decayedGpuMillis(SEARCH_TRAINING, now)).isPositive();
+    // admitted before `now` (a restore, a resize from an earlier instant): it has accrued
+    l = l.admit(new Allocation("d", ADS_TRAINING, 8, 0, T0.plusSeconds(60)));
+    assertThat(l.decayedGpuMillis(ADS_TRAINING, now))
+        .isEqualTo(fresh(l).decayedGpuMillis(ADS_TRAINING, now));
+    assertThat(l.decayedGpuMillis(now)).isEqualTo(fresh(l).decayedGpuMillis(now));
+    // a release moves a run into the history
+    l = l.release("a", now.minusSeconds(60));
+    assertThat(l.decayedGpuMillis(SEARCH_TRAINING, now))
+        .isEqualTo(fresh(l).decayedGpuMillis(SEARCH_TRAINING, now));
+    assertThat(l.decayedGpuMillis(now)).isEqualTo(fresh(l).decayedGpuMillis(now));
+    // another instant is swept afresh
+    java.time.Instant later = now.plus(Duration.ofDays(1));
+    assertThat(l.decayedGpuMillis(later)).isEqualTo(fresh(l).decayedGpuMillis(later));
+  }
+
+  /** The same ledger rebuilt from what it is made of: it has never been asked anything. */
+  private static QuotaLedger fresh(QuotaLedger l) {
+    return QuotaLedger.restore(l.fleetGpus(), l.halfLife(), l.allocations(), l.history());
+  }
+
   @Test
   void shouldSweepEveryQueuesDecayedUsageAsIfAskedOneByOne() {
     QuotaLedger l = ledger()

@@ -2,7 +2,12 @@ package io.tideline.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.core.cluster.Node;
+import io.tideline.core.cluster.SwitchPath;
 import io.tideline.core.cluster.TestJobs;
+import io.tideline.core.cluster.state.Admission;
+import io.tideline.core.cluster.state.NodeRecord;
+import io.tideline.core.cluster.state.NodeStatus;
 import io.tideline.core.cluster.state.JobFacts.Event;
 import io.tideline.core.model.JobRequest;
 import io.tideline.core.quota.Verdict;
@@ -119,6 +124,56 @@ class PlacementKernelTest {
     assertThat(k.all(PlacementEffect.Refused.class)).hasSize(1);
     assertThat(k.state.cluster().bindings().get("x").gpuShare()).isEqualTo(1.0);
     assertThat(e).isEmpty();
+  }
+
+  /**
+   * Issue #16, finding 4, as the issue ran it: job X with 1 GPU on a model the fleet lacks (it
+   * queues under its 1-GPU verdict), then X again with 64 GPUs a tick later.
+   */
+  @Test
+  void shouldKeepAQueuedJobWhenAResubmissionWithMoreGpusArrivesAndPlaceOnlyWhatWasAdmitted() {
+    KernelDriver k = new KernelDriver().nodes(8, T0);
+    JobRequest small = TestJobs.training("x", 1).models("B200").submittedAt(T0).build();
+    k.submit(small).admit(small, Verdict.SHARED, T0).tick(ms(1));
+    assertThat(k.decisions("x")).extracting(Decided::outcome).containsExactly(Outcome.QUEUED);
+
+    JobRequest big = TestJobs.training("x", 64).workers(8).nodes(8).submittedAt(ms(2)).build();
+    k.submit(big).tick(ms(3));
+
+    assertThat(k.all(PlacementEffect.Refused.class)).singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("already known with other content")
+            .contains("gpuCount: known 1, resubmitted 64"));
+    assertThat(k.state.cluster().request("x").gpuCount()).isEqualTo(1);
+    assertThat(k.decisions("x")).extracting(Decided::outcome).containsExactly(Outcome.QUEUED);
+    // the model the small job asked for arrives: X runs with the GPU it was admitted for
+    k.offer(new PlacementInput.Inventory(new NodeRecord(new Node("b01", "B200", 8, "b01",
+        new SwitchPath("dsw1", "psw1", "asw9")), NodeStatus.ACTIVE, ms(4))));
+    k.tick(ms(5));
+    assertThat(k.decisions("x")).extracting(Decided::outcome)
+        .containsExactly(Outcome.QUEUED, Outcome.PLACED);
+    assertThat(k.decisions("x").get(1).assignments()).extracting(a -> a.nodeId())
+        .containsExactly("b01");
+    assertThat(k.state.cluster().bindings().get("x").gpuShare()).isEqualTo(1.0);
+  }
+
+  /**
+   * The other order: placement knows a 64-GPU submission of X while quota admitted 1 GPU (quota
+   * saw another submission first). Placement never places more than the verdict admitted.
+   */
+  @Test
+  void shouldNeverPlaceAKnownSubmissionThatAsksMoreGpusThanItsVerdictAdmitted() {
+    KernelDriver k = new KernelDriver().nodes(8, T0);
+    JobRequest big = TestJobs.training("x", 64).workers(8).nodes(8).submittedAt(T0).build();
+    k.submit(big).offer(new PlacementInput.Verdict("x", new Admission(Verdict.SHARED, 1.0, true,
+        false, 0, "q", T0)));
+    k.tick(ms(1));
+    k.tick(ms(2));
+
+    assertThat(k.decisions("x")).singleElement().satisfies(d -> {
+      assertThat(d.outcome()).isEqualTo(Outcome.QUEUED);
+      assertThat(d.trace()).anySatisfy(t -> assertThat(t.rule()).isEqualTo("Q1 admitted GPUs"));
+    });
+    assertThat(k.state.cluster().runs("x")).isFalse();
   }
 
   @Test

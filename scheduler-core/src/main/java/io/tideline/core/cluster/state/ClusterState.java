@@ -1,5 +1,6 @@
 package io.tideline.core.cluster.state;
 
+import io.tideline.core.admission.Resubmission;
 import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.cluster.GpuAssignment;
@@ -42,7 +43,9 @@ import java.util.TreeSet;
  *       that joins or changes rebuilds the topology; a change that contradicts running
  *       allocations (fewer GPUs than in use) is refused and changes nothing. DRAINED cordons.</li>
  *   <li><b>Submissions.</b> A repeat with the same content is ignored (idempotent); a different
- *       submission under a known id is refused as a conflict.</li>
+ *       submission under a known id is refused as a conflict, with the fields that differ — the
+ *       core's {@link Resubmission} rule, the one quota applies, so both classify a record
+ *       alike.</li>
  *   <li><b>Verdicts</b> replace the job's admission (W4 rights are quota's word: without a verdict
  *       a job is neither preemptible nor allowed to preempt).</li>
  *   <li><b>Lifecycle.</b> Updates the job's facts; COMPLETED or FAILED forgets the job (its
@@ -293,12 +296,12 @@ public final class ClusterState {
     return new Folded(next, lost, orphans, null);
   }
 
+  /** Rule 2: the core's one resubmission rule ({@link Resubmission}), as quota applies it. */
   private Folded submitted(Journal j, JobRequest job) {
     JobRequest known = jobs.get(job.jobId());
     if (known != null) {
-      return known.equals(job) ? Folded.of(this) : Folded.refuse(this, "job id " + job.jobId()
-          + " is already known with another submission (a resubmission must repeat it exactly;"
-          + " submit a new id to change it)");
+      return Resubmission.classify(known, job) instanceof Resubmission.Conflict c
+          ? Folded.refuse(this, c.reason(job.jobId())) : Folded.of(this);
     }
     return Folded.of(with(j, jobs.put(j, job.jobId(), job)));
   }
