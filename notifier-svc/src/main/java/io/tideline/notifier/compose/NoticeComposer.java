@@ -1,5 +1,8 @@
 package io.tideline.notifier.compose;
 
+import io.tideline.core.preemption.ResumeEstimate;
+import io.tideline.core.preemption.ResumeEstimator;
+import io.tideline.core.preemption.TroughSlot;
 import io.tideline.events.Eviction;
 import io.tideline.events.EvictionKind;
 import io.tideline.events.JobLifecycle;

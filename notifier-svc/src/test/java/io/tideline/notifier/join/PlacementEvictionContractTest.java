@@ -2,6 +2,7 @@ package io.tideline.notifier.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.core.preemption.TroughSlot;
 import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.core.scheduling.PlacementState;
 import io.tideline.events.ClockSource;
@@ -17,14 +18,13 @@ import io.tideline.events.NoticeKind;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
 import io.tideline.events.PreemptionDecision;
-import io.tideline.events.QuotaVerdict;
 import io.tideline.events.QueuePosition;
+import io.tideline.events.QuotaVerdict;
 import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
 import io.tideline.notifier.compose.Decisions;
 import io.tideline.notifier.compose.Lang;
 import io.tideline.notifier.compose.NoticeComposer;
-import io.tideline.notifier.compose.TroughSlot;
 import io.tideline.notifier.join.EvictionJoin.Explained;
 import io.tideline.notifier.join.EvictionJoin.Step;
 import io.tideline.platform.kernel.HostRecord;

@@ -1,4 +1,4 @@
-package io.tideline.notifier.compose;
+package io.tideline.core.preemption;
 
 import java.time.Instant;
 
