@@ -42,24 +42,31 @@ start_kafka_secure() {
     -cp "$KAFKA_LIBS/*" kafka.Kafka "$SECURE_DIR/server.properties"
 }
 
-# One Quarkus config file per service: its client settings for the plain Kafka clients (kafka.*)
-# and for Kafka Streams (kafka-streams.*), readable only by the user who runs the stack.
+# Every service runs with the Kafka client settings of the Kubernetes deployment,
+# deploy/k8s/services/kafka-client.properties (the same file, so this stack proves it), and a file
+# of its own, readable only by the user who runs the stack, with the three values that file expands:
+# its SCRAM login, the truststore and its password (on Kubernetes: its KafkaUser Secret and the
+# cluster CA Secret).
 secure_service_configs() {
   local s key value
   mkdir -p "$SECURE_DIR/services"
   for s in "${SERVICES[@]}"; do
     : > "$SECURE_DIR/services/$s.properties"
-    while IFS='=' read -r key value; do
-      [[ -z "$key" || "$key" == bootstrap.servers ]] && continue
-      printf 'kafka.%s=%s\nkafka-streams.%s=%s\n' "$key" "$value" "$key" "$value" \
-        >> "$SECURE_DIR/services/$s.properties"
-    done < "$SECURE_DIR/clients/$s.properties"
     chmod 600 "$SECURE_DIR/services/$s.properties"
+    while IFS='=' read -r key value; do
+      case "$key" in
+        sasl.jaas.config) printf 'KAFKA_SASL_JAAS_CONFIG=%s\n' "$value" ;;
+        ssl.truststore.location) printf 'KAFKA_SSL_TRUSTSTORE_LOCATION=%s\n' "$value" ;;
+        ssl.truststore.password) printf 'KAFKA_SSL_TRUSTSTORE_PASSWORD=%s\n' "$value" ;;
+      esac
+    done < "$SECURE_DIR/clients/$s.properties" >> "$SECURE_DIR/services/$s.properties"
   done
 }
 
-# The JVM options that give a service its credentials (a file, so no password is on a command line).
-secure_service_opts() { echo "-Dquarkus.config.locations=file:$SECURE_DIR/services/$1.properties"; }
+# The JVM options that give a service its credentials (files, so no password is on a command line).
+secure_service_opts() {
+  echo "-Dquarkus.config.locations=file:$ROOT/deploy/k8s/services/kafka-client.properties,file:$SECURE_DIR/services/$1.properties"
+}
 
 secure_client_config() { echo "$SECURE_DIR/clients/$1.properties"; }
 

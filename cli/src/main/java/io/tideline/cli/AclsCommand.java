@@ -2,6 +2,7 @@ package io.tideline.cli;
 
 import io.tideline.platform.security.AclPlan;
 import io.tideline.platform.security.KafkaAcls;
+import io.tideline.platform.security.StrimziUsers;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -15,10 +16,11 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code tideline acls}: the Kafka ACLs generated from the topic catalogue (ADR 0023).
  * {@code print} shows them; {@code apply} creates them on the cluster the connection names, with
- * the provisioning identity's credentials ({@code --config}; ADR 0022), and is idempotent.
+ * the provisioning identity's credentials ({@code --config}; ADR 0022), and is idempotent;
+ * {@code strimzi} prints the same plan as Strimzi {@code KafkaUser}s ({@code deploy/k8s/kafka/users.yaml}).
  */
 @Command(name = "acls", description = "The Kafka ACLs generated from the topic catalogue.",
-    subcommands = {AclsCommand.Print.class, AclsCommand.Apply.class})
+    subcommands = {AclsCommand.Print.class, AclsCommand.Apply.class, AclsCommand.Strimzi.class})
 final class AclsCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -57,6 +59,21 @@ final class AclsCommand implements Runnable {
         admin.createAcls(bindings).all().get(60, TimeUnit.SECONDS);
       }
       spec.commandLine().getOut().printf("acls: %d applied from topics.csv%n", bindings.size());
+      return 0;
+    }
+  }
+
+  /** {@code tideline acls strimzi}. */
+  @Command(name = "strimzi", description = "Print the generated ACLs as Strimzi KafkaUsers (deploy/k8s/kafka/users.yaml).")
+  static final class Strimzi implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      spec.commandLine().getOut().print(StrimziUsers.render(AclPlan.fromCatalogue()));
+      // print does not flush an auto-flushing writer, and the text is larger than its buffer
+      spec.commandLine().getOut().flush();
       return 0;
     }
   }
