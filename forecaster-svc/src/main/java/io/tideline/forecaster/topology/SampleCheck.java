@@ -3,6 +3,7 @@ package io.tideline.forecaster.topology;
 import io.tideline.platform.validation.Clip;
 import io.tideline.platform.validation.EventValidator;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The shared input check of a sample read as {@link SampleFacts}: field by field, the bounds the
@@ -19,6 +20,9 @@ final class SampleCheck {
     this.validator = validator;
   }
 
+  /** An identifier field of a sample and its value (null when absent). */
+  private record Field(String name, String value) {}
+
   /**
    * Why the sample cannot be used, or {@code null}.
    *
@@ -29,10 +33,10 @@ final class SampleCheck {
       return "GpuSample: gpuId is required";
     }
     String subject = "GpuSample " + Clip.of(s.gpuId()) + ": ";
-    String[][] ids = {{"gpuId", s.gpuId()}, {"nodeId", s.nodeId()}, {"jobId", s.jobId()},
-        {"serviceId", s.serviceId()}};
-    for (String[] f : ids) {
-      String p = validator.stringProblem("GpuSample", f[0], f[1]);
+    List<Field> ids = List.of(new Field("gpuId", s.gpuId()), new Field("nodeId", s.nodeId()),
+        new Field("jobId", s.jobId()), new Field("serviceId", s.serviceId()));
+    for (Field f : ids) {
+      String p = validator.stringProblem("GpuSample", f.name(), f.value());
       if (p != null) {
         return subject + p;
       }

@@ -61,9 +61,9 @@ public final class FileInventorySource implements InventorySource {
       }
       String host = f[ip];
       GpuDefaults g = gpus.getOrDefault(host, defaults);
-      String[] sw = NodeState.qualify(f[dsw], f[psw], f[asw]);
+      NodeState.SwitchPath sw = NodeState.qualify(f[dsw], f[psw], f[asw]);
       out.put(host, new NodeState(host, g.model(), g.memoryMiB(), g.count(), g.nvlinkIslands(),
-          sw[0], sw[1], sw[2], drainList.contains(host), Map.of()));
+          sw.access(), sw.aggregation(), sw.core(), drainList.contains(host), Map.of()));
     }
     return out;
   }

@@ -131,12 +131,12 @@ public final class KubernetesNodeSource implements InventorySource, AutoCloseabl
       String model = labels.getOrDefault("nvidia.com/gpu.product", defaults.model());
       int memory = intOr(labels.get("nvidia.com/gpu.memory"), defaults.memoryMiB());
       int islands = intOr(labels.get(topology.nvlinkIslands()), defaults.nvlinkIslands());
-      String[] sw = NodeState.qualify(first(labels, topology.core()),
+      NodeState.SwitchPath sw = NodeState.qualify(first(labels, topology.core()),
           first(labels, topology.aggregation()), first(labels, topology.access()));
       boolean drained = Boolean.TRUE.equals(item.getSpec() == null ? null
           : item.getSpec().getUnschedulable()) || hasUnschedulableTaint(item) || !ready(item)
           || drainList.contains(name);
-      out.put(name, new NodeState(name, model, memory, count, islands, sw[0], sw[1], sw[2],
+      out.put(name, new NodeState(name, model, memory, count, islands, sw.access(), sw.aggregation(), sw.core(),
           drained, labels));
     }
     return out;

@@ -33,10 +33,15 @@ public record NodeState(String nodeId, String gpuModel, int gpuMemoryMiB, int gp
         aggregationSwitch, coreSwitch, true, labels);
   }
 
+  /**
+   * A node's switches, each id qualified by its parents ({@code core/agg/access}), so two access
+   * switches of the same local name under different aggregation switches stay apart.
+   */
+  public record SwitchPath(String access, String aggregation, String core) {}
+
   /** Qualified switch ids from names local to their parent. */
-  public static String[] qualify(String dsw, String psw, String asw) {
-    String core = dsw;
+  public static SwitchPath qualify(String dsw, String psw, String asw) {
     String agg = dsw + "/" + psw;
-    return new String[] {agg + "/" + asw, agg, core};
+    return new SwitchPath(agg + "/" + asw, agg, dsw);
   }
 }

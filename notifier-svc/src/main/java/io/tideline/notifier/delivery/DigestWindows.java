@@ -13,7 +13,10 @@ import java.util.Map;
 public final class DigestWindows {
 
   private final Duration length;
-  private final Map<String, Instant[]> open = new HashMap<>();
+  /** A user's open window: notices from {@code start} (inclusive) to {@code end} (exclusive). */
+  private record Window(Instant start, Instant end) {}
+
+  private final Map<String, Window> open = new HashMap<>();
 
   public DigestWindows(Duration length) {
     this.length = length;
@@ -21,15 +24,15 @@ public final class DigestWindows {
 
   /** The end of the window the notice of {@code user} at event time {@code t} belongs to. */
   public Instant windowEnd(String user, Instant t) {
-    Instant[] w = open.get(user);
+    Window w = open.get(user);
     // 1. Inside the user's open window (a late notice up to its start counts too): join it.
-    if (w != null && !t.isBefore(w[0]) && t.isBefore(w[1])) {
-      return w[1];
+    if (w != null && !t.isBefore(w.start()) && t.isBefore(w.end())) {
+      return w.end();
     }
     // 2. Otherwise open a new window at t.
     Instant end = t.plus(length);
-    if (w == null || !t.isBefore(w[0])) {
-      open.put(user, new Instant[] {t, end});
+    if (w == null || !t.isBefore(w.start())) {
+      open.put(user, new Window(t, end));
     }
     return end;
   }
