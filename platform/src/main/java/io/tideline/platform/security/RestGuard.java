@@ -1,13 +1,13 @@
 package io.tideline.platform.security;
 
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.SecurityContext;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
@@ -36,10 +36,16 @@ public class RestGuard {
 
   private final RestAccess access;
   private final String operatorsGroup;
+  private final SecurityIdentity identity;
 
-  public RestGuard(RestAuthConfig config) {
+  /**
+   * @param config the mode and groups in force
+   * @param identity the current call's identity (a request-scoped proxy)
+   */
+  public RestGuard(RestAuthConfig config, SecurityIdentity identity) {
     this.access = config.access();
     this.operatorsGroup = config.operatorsGroup();
+    this.identity = identity;
   }
 
   /** The rules in force. */
@@ -73,13 +79,16 @@ public class RestGuard {
   /** TOKEN mode: a call without a verified token goes no further (401). */
   @ServerRequestFilter
   public Optional<Response> authenticate(ContainerRequestContext request) {
-    RestAccess.Verdict v = access.authenticated(caller(request.getSecurityContext()));
+    RestAccess.Verdict v = access.authenticated(caller());
     return v.allowed() ? Optional.empty() : Optional.of(refusal(v));
   }
 
-  /** The caller the verified token names, or null (no token, OPEN mode). */
-  public static RestCaller caller(SecurityContext security) {
-    Principal p = security == null ? null : security.getUserPrincipal();
+  /** The caller the current call's verified token names, or null (no token). */
+  public RestCaller caller() {
+    if (identity.isAnonymous()) {
+      return null;
+    }
+    Principal p = identity.getPrincipal();
     if (!(p instanceof JsonWebToken)) {
       return null;
     }
@@ -92,12 +101,10 @@ public class RestGuard {
   /**
    * Throws the refusal (401/403 with the reason) unless {@code rule} allows the caller.
    *
-   * @param security the call's security context ({@code @Context SecurityContext})
    * @param rule one of {@link RestAccess}'s rules, given the caller
    */
-  public void require(SecurityContext security,
-      BiFunction<RestAccess, RestCaller, RestAccess.Verdict> rule) {
-    RestAccess.Verdict v = rule.apply(access, caller(security));
+  public void require(BiFunction<RestAccess, RestCaller, RestAccess.Verdict> rule) {
+    RestAccess.Verdict v = rule.apply(access, caller());
     if (!v.allowed()) {
       throw new WebApplicationException(v.reason(), refusal(v));
     }
