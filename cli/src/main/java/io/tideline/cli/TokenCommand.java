@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,23 +30,27 @@ final class TokenCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** Where the key pair is and the issuer its tokens name. */
+  static final class KeyOptions {
+    @Option(names = "--dir", required = true, description = "The key pair's directory.")
+    Path dir;
+
+    @Option(names = "--issuer", description = "The tokens' issuer (default: ${DEFAULT-VALUE}).")
+    String issuer = DevTokens.LOCAL_ISSUER;
+  }
+
   /** {@code tideline token keygen --dir D}. */
   @Command(name = "keygen", description = "Write a fresh RSA key pair (rest-jwt-private.pem, rest-jwt-public.pem) to --dir.")
   static final class Keygen implements Callable<Integer> {
 
     @Spec CommandSpec spec;
-
-    @Option(names = "--dir", required = true, description = "Where the key pair goes.")
-    Path dir;
-
-    @Option(names = "--issuer", description = "The tokens' issuer (default: ${DEFAULT-VALUE}).")
-    String issuer = DevTokens.LOCAL_ISSUER;
+    @Mixin KeyOptions key;
 
     @Override
     public Integer call() {
-      DevTokens.Keys keys = DevTokens.generate(dir, issuer);
+      DevTokens.Keys keys = DevTokens.generate(key.dir, key.issuer);
       spec.commandLine().getOut().printf("token: key pair in %s (verify with %s, issuer %s)%n",
-          dir, keys.publicKey(), issuer);
+          key.dir, keys.publicKey(), key.issuer);
       return 0;
     }
   }
@@ -54,15 +59,7 @@ final class TokenCommand implements Runnable {
   @Command(name = "mint", description = "Print a signed bearer token for --sub with the key pair in --dir.")
   static final class Mint implements Callable<Integer> {
 
-    @Spec CommandSpec spec;
-
-    @Option(names = "--dir", required = true, description = "The key pair's directory.")
-    Path dir;
-
-    @Option(names = "--issuer", description = "The tokens' issuer (default: ${DEFAULT-VALUE}).")
-    String issuer = DevTokens.LOCAL_ISSUER;
-
-    @Option(names = "--sub", required = true, description = "The user id (JWT sub).")
+XX, required = true, description = "The user id (JWT sub).")
     String subject;
 
     @Option(names = "--group", description = "A group: tenant:<name>, tideline-operators (repeatable).")
@@ -73,7 +70,7 @@ final class TokenCommand implements Runnable {
 
     @Override
     public Integer call() {
-      spec.commandLine().getOut().println(DevTokens.existing(dir, issuer)
+      spec.commandLine().getOut().println(DevTokens.existing(key.dir, key.issuer)
           .mint(subject, groups, Instant.now(), ttl));
       return 0;
     }

@@ -33,21 +33,17 @@ class RestTokenAuthTest {
 
   @Inject NotifierService service;
 
-  /** TOKEN mode, verifying with the test's key (one key pair per build, under target/). */
+  /** TOKEN mode, verifying with the build's test key. */
   public static class TokenMode implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return keys().serviceConfig();
+      return DevTokens.forBuild().serviceConfig();
     }
-  }
-
-  static DevTokens.Keys keys() {
-    return DevTokens.inOrNew(Path.of("target", "rest-token-keys"), DevTokens.LOCAL_ISSUER);
   }
 
   /** A token of {@code user} in {@code groups}, valid for an hour from now (the verifier's clock). */
   static String token(String user, String... groups) {
-    return keys().mint(user, List.of(groups), Instant.now(), Duration.ofHours(1));
+    return DevTokens.forBuild().mint(user, List.of(groups), Instant.now(), Duration.ofHours(1));
   }
 
   static RequestSpecification as(String token) {
@@ -74,7 +70,7 @@ class RestTokenAuthTest {
     String forged = forger.mint("alice", List.of(), Instant.now(), Duration.ofHours(1));
     as(forged).body(quotaRequest("qr-forged", "alice")).post("/quota-requests").then()
         .statusCode(401);
-    String expired = keys().mint("alice", List.of(), Instant.now().minus(Duration.ofHours(2)),
+    String expired = DevTokens.forBuild().mint("alice", List.of(), Instant.now().minus(Duration.ofHours(2)),
         Duration.ofHours(1));
     as(expired).body(quotaRequest("qr-expired", "alice")).post("/quota-requests").then()
         .statusCode(401);

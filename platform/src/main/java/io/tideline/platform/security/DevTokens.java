@@ -95,6 +95,14 @@ public final class DevTokens {
     }
   }
 
+  /**
+   * The key pair of one build's tests ({@code target/rest-token-keys} of the module): every
+   * class loader of a Quarkus test (the profile's, the test's) finds the same one.
+   */
+  public static Keys forBuild() {
+    return inOrNew(Path.of("target", "rest-token-keys"), LOCAL_ISSUER);
+  }
+
   /** The key pair in {@code dir}, generated there first if there is none. */
   public static Keys inOrNew(Path dir, String issuer) {
     return Files.isReadable(dir.resolve(PRIVATE)) && Files.isReadable(dir.resolve(PUBLIC))

@@ -13,7 +13,6 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.specification.RequestSpecification;
 import io.tideline.platform.security.DevTokens;
 import io.tideline.testkit.TidelineInfraResource;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -30,21 +29,18 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(value = TidelineInfraResource.class, restrictToAnnotatedClass = true)
 class QuotaTokenAuthTest {
 
-  /** TOKEN mode, verifying with the test's key (one key pair per build, under target/). */
+  /** TOKEN mode, verifying with the build's test key. */
   public static class TokenMode implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return keys().serviceConfig();
+      return DevTokens.forBuild().serviceConfig();
     }
   }
 
-  static DevTokens.Keys keys() {
-    return DevTokens.inOrNew(Path.of("target", "rest-token-keys"), DevTokens.LOCAL_ISSUER);
-  }
-
+  /** A request with a token of {@code user} in {@code groups}, valid an hour from now. */
   static RequestSpecification as(String user, String... groups) {
-    return given().header("Authorization", "Bearer "
-        + keys().mint(user, List.of(groups), Instant.now(), Duration.ofHours(1)));
+    return given().header("Authorization", "Bearer " + DevTokens.forBuild()
+        .mint(user, List.of(groups), Instant.now(), Duration.ofHours(1)));
   }
 
   @Test
