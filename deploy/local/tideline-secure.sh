@@ -8,6 +8,9 @@
 #                            provisioning identity (tideline-admin); every service started with its
 #                            own principal; ./tideline submit uses tideline-submitter's, the other
 #                            CLI commands tideline-operator's (TIDELINE_CLI_CONFIG overrides).
+#                            REST: every service in tideline.rest.auth.mode=TOKEN, verifying bearer
+#                            JWTs with a throwaway key pair under .tideline/run/secure/rest
+#                            (./tideline token mints them; ADR 0026).
 #   ./tideline up            the open default: prints open_banner first.
 
 SECURE_DIR="$RUN/secure"
@@ -60,7 +63,33 @@ secure_service_configs() {
         ssl.truststore.password) printf 'KAFKA_SSL_TRUSTSTORE_PASSWORD=%s\n' "$value" ;;
       esac
     done < "$SECURE_DIR/clients/$s.properties" >> "$SECURE_DIR/services/$s.properties"
+    secure_rest_opts >> "$SECURE_DIR/services/$s.properties"
   done
+}
+
+# REST in TOKEN mode (ADR 0026): the services verify bearer JWTs with the public half of a
+# throwaway key pair made here; its private half signs ./tideline token's dev tokens.
+SECURE_REST_DIR="$SECURE_DIR/rest"
+SECURE_REST_ISSUER="https://tideline.local/dev-idp"
+
+secure_rest_opts() {
+  [[ -f "$SECURE_REST_DIR/rest-jwt-public.pem" ]] || secure_cli_run token keygen \
+    --dir "$SECURE_REST_DIR" --issuer "$SECURE_REST_ISSUER" > "$LOGS/rest-keys.log" 2>&1 \
+    || { cat "$LOGS/rest-keys.log" >&2; die "could not make the REST token key pair"; }
+  printf 'tideline.rest.auth.mode=TOKEN\nmp.jwt.verify.publickey.location=file:%s\nmp.jwt.verify.issuer=%s\n' \
+    "$SECURE_REST_DIR/rest-jwt-public.pem" "$SECURE_REST_ISSUER"
+}
+
+# ./tideline token --sub <user> [--group …] [--ttl PT8H]: a dev token of the running secured stack.
+secure_token() {
+  secure_on && [[ -f "$SECURE_REST_DIR/rest-jwt-private.pem" ]] \
+    || die "no secured stack: ./tideline token signs with the key of ./tideline up --secure (elsewhere, tokens come from your IdP)"
+  secure_cli_run token mint --dir "$SECURE_REST_DIR" --issuer "$SECURE_REST_ISSUER" "$@"
+}
+
+secure_cli_run() {
+  "$(java_bin)" -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+    -cp "$ROOT/cli/target/classes:$(cat "$ROOT/cli/target/classpath.txt")" io.tideline.cli.TidelineCli "$@"
 }
 
 # The JVM options that give a service its credentials (files, so no password is on a command line).
@@ -101,5 +130,6 @@ secure_summary() {
   say "  $(tail -n1 "$LOGS/acls.log"); one principal per service; clients' settings in $SECURE_DIR/clients/"
   say "  ./tideline submit runs as tideline-submitter, other commands as tideline-operator."
   say "  Refused operations are logged by the broker: grep Denied $LOGS/kafka.log"
-  say "  Still open: the schema registry and the services' REST endpoints (issue #18 points 3 and 4)."
+  say "  REST: bearer JWTs required (health and metrics open); a token: ./tideline token --sub <user> --group tenant:<t>"
+  say "  Still open: the schema registry (issue #18 point 3)."
 }

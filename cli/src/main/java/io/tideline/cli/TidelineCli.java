@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     description = "Submit jobs to Tideline and see what it decided and why.",
     subcommands = {SubmitCommand.class, QueueCommand.class, QuotaCommand.class, JobsCommand.class,
         ExplainCommand.class, TailCommand.class, AuditCommand.class, SchemasCommand.class,
-        AclsCommand.class})
+        AclsCommand.class, TokenCommand.class})
 public final class TidelineCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -98,6 +98,7 @@ final class Stack implements AutoCloseable {
       }
       case "notifier-svc" -> c.addAll(List.of(
           "-Dtideline.intake.webhook-schemes=https,http",
+          "-Dtideline.intake.webhook-internal-hosts=127.0.0.1",
           "-Dnotifier.slack.webhook-url=" + webhooks.url("/hooks/default"),
           "-Dnotifier.defaults.channels=SLACK", "-Dnotifier.slack.min-interval=0s",
           "-Dnotifier.health.stalled-after=60s"));

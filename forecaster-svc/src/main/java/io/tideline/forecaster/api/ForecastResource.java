@@ -4,6 +4,7 @@ import io.tideline.forecaster.config.ForecastSettings;
 import io.tideline.forecaster.query.ForecastQueries;
 import io.tideline.forecaster.query.ForecastQueries.ForecastView;
 import io.tideline.forecaster.query.ForecastQueries.SlotMapView;
+import io.tideline.platform.security.RestGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -39,7 +40,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  *       {@code GET /classes/{class}/slots/{index}?date=…} — the same per workload class (W1)
  * </ul>
  * 503 while the stores are not queryable (starting, restoring, rebalancing); 404 for an unknown
- * service or before the first slot map; 400 for a malformed time, date or slot.
+ * service or before the first slot map; 400 for a malformed time, date or slot. With bearer tokens
+ * on (ADR 0026) the forecasts are for operators (they show every service's load): 403.
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
@@ -48,9 +50,11 @@ public class ForecastResource {
 
   private final ForecastQueries queries;
   private final ForecastSettings settings;
+  private final RestGuard guard;
 
-  public ForecastResource(KafkaStreams streams, ForecastSettings settings) {
+  public ForecastResource(KafkaStreams streams, ForecastSettings settings, RestGuard guard) {
     this.settings = settings;
+    this.guard = guard;
     this.queries = new ForecastQueries(settings, name -> streams.store(
         StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())));
   }
@@ -116,7 +120,8 @@ public class ForecastResource {
     return query(queries::slotMap).orElseThrow(() -> error(404, "no slot map computed yet"));
   }
 
-  private static <T> T query(Supplier<T> query) {
+  private <T> T query(Supplier<T> query) {
+    guard.require((access, caller) -> access.readFleet(caller, "forecasts"));
     try {
       return query.get();
     } catch (InvalidStateStoreException e) {

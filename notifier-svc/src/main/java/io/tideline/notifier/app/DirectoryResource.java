@@ -1,7 +1,9 @@
 package io.tideline.notifier.app;
 
 import io.tideline.events.NotifyPreference;
+import io.tideline.platform.security.RestGuard;
 import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.WebhookTargets;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -20,7 +22,10 @@ import java.util.Map;
  * checked with the platform's shared input check — the same one the engine applies to every
  * {@code notify.directory} record — so an unknown channel (FAX), a zone that is none
  * (Mars/Olympus), quiet hours of 25:99 or a {@code file://} webhook get 400 with the reasons,
- * never 500; a valid entry is published on {@code notify.directory} (202).
+ * never 500; a valid entry is published on {@code notify.directory} (202). A webhook's host is
+ * looked up here: one that is or resolves to a loopback, link-local or private address is refused
+ * (400) unless listed in {@code tideline.intake.webhook-internal-hosts}. With bearer tokens on
+ * (ADR 0026) only the user or an operator may change the entry (403).
  */
 @Path("/directory")
 public class DirectoryResource {
@@ -43,9 +48,11 @@ public class DirectoryResource {
       Boolean digest) {}
 
   private final NotifierService service;
+  private final RestGuard guard;
 
-  public DirectoryResource(NotifierService service) {
+  public DirectoryResource(NotifierService service, RestGuard guard) {
     this.service = service;
+    this.guard = guard;
   }
 
   @PUT
@@ -53,6 +60,7 @@ public class DirectoryResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces(MediaType.APPLICATION_JSON)
   public Response put(@PathParam("userId") String userId, Body body) {
+    guard.require((access, caller) -> access.writeDirectory(caller, userId));
     if (body == null) {
       return Response.status(400).entity(Map.of("errors", List.of("body: required"))).build();
     }
@@ -67,8 +75,8 @@ public class DirectoryResource {
         .setQuietStart(body.quietStart()).setQuietEnd(body.quietEnd())
         .setDigest(body.digest() == null ? service.config().defaults().digest() : body.digest())
         .setUpdatedAt(now).build();
-    String problem = new EventValidator(service.bounds()).problem(NotifierEngine.DIRECTORY,
-        userId.getBytes(StandardCharsets.UTF_8), entry, now.toEpochMilli());
+    String problem = new EventValidator(service.bounds(), WebhookTargets.DNS).problem(
+        NotifierEngine.DIRECTORY, userId.getBytes(StandardCharsets.UTF_8), entry, now.toEpochMilli());
     if (problem != null) {
       String reasons = problem.substring(problem.indexOf(": ") + 2);
       return Response.status(400).entity(Map.of("errors",

@@ -33,6 +33,7 @@ import io.tideline.notifier.join.EvictionJoin;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.validation.EventValidator;
+import io.tideline.platform.validation.WebhookTargets;
 import io.tideline.platform.validation.InputBounds;
 import io.tideline.platform.validation.RecordIntake;
 import java.nio.charset.StandardCharsets;
@@ -247,8 +248,10 @@ public final class NotifierEngine implements AutoCloseable {
     @SuppressWarnings("unchecked")
     Serializer<Object> valueSerializer = io.tideline.platform.serde.AvroSerdes.valueSerializer(serde);
     producer = new KafkaProducer<>(p, new StringSerializer(), valueSerializer);
+    // A directory entry's webhook host is looked up at intake: a name resolving inside the
+    // network is dead-lettered with the reason, as a literal loopback address is.
     intake = new RecordIntake(io.tideline.platform.serde.AvroSerdes.valueDeserializer(serde),
-        new EventValidator(bounds));
+        new EventValidator(bounds, WebhookTargets.DNS));
     running = true;
     thread = new Thread(this::run, "notifier-engine-" + groupId);
     thread.setDaemon(true);
@@ -846,7 +849,9 @@ public final class NotifierEngine implements AutoCloseable {
       return;
     }
     if (ch == Channel.SLACK) {
-      String unusable = new EventValidator(bounds).webhookProblem(dest);
+      // Looked up again before each send: a name may have been re-pointed inside since intake.
+      String unusable = new EventValidator(bounds, WebhookTargets.DNS_IF_RESOLVABLE)
+          .webhookProblem(dest);
       if (unusable != null) {
         close(b, DeliveryStatus.DEAD_LETTERED, 0, "webhook " + unusable, idempotencyKey);
         return;

@@ -1,6 +1,7 @@
 package io.tideline.notifier.app;
 
 import io.tideline.notifier.compose.QuotaRequest;
+import io.tideline.platform.security.RestGuard;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,7 +17,8 @@ import java.util.Map;
  * {@code POST /quota-requests}: the quota-request link's form posts here; the notifier answers the
  * user with a QUOTA_REQUEST_ACK notice on their channels (P7). The request id makes it idempotent:
  * posting the same request again sends nothing new. Forwarding the request to the quota owners
- * is quota-svc's business, not the notifier's.
+ * is quota-svc's business, not the notifier's. With bearer tokens on (ADR 0026) a user may ask only
+ * for themselves: the body's {@code userId} is the token's subject, or 403.
  */
 @Path("/quota-requests")
 public class QuotaRequestResource {
@@ -35,9 +37,11 @@ public class QuotaRequestResource {
       String requestedAt) {}
 
   private final NotifierService service;
+  private final RestGuard guard;
 
-  public QuotaRequestResource(NotifierService service) {
+  public QuotaRequestResource(NotifierService service, RestGuard guard) {
     this.service = service;
+    this.guard = guard;
   }
 
   @POST
@@ -73,6 +77,7 @@ public class QuotaRequestResource {
     if (!errors.isEmpty()) {
       return Response.status(400).entity(Map.of("errors", errors)).build();
     }
+    guard.require((access, caller) -> access.requestQuota(caller, body.userId()));
     NotifierEngine engine = service.engine();
     if (engine == null || !engine.restored()) {
       return Response.status(503).entity(Map.of("errors", List.of("notifier is starting"))).build();

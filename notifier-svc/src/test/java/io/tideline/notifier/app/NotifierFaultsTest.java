@@ -118,6 +118,19 @@ class NotifierFaultsTest {
   }
 
   @Test
+  @Order(2)
+  void shouldDeadLetterADirectoryRecordWhoseWebhookIsLoopbackAndKeepTheOthers() {
+    // Someone writes notify.directory directly (no REST): the notifier must not post to itself.
+    send("notify.directory", "ruth", entry("ruth", List.of("SLACK"),
+        "https://127.0.0.2:8186/quota-requests"));
+    send("notify.directory", "uma", entry("uma", List.of("SLACK"), hook("uma")));
+    await("uma's entry read", () -> service.engine().directory().hasEntry("uma"));
+    assertThat(service.engine().directory().hasEntry("ruth")).isFalse();
+    assertThat(letters("notify.directory.dlq", 2)).extracting(DeadLetter::getError)
+        .anySatisfy(e -> assertThat(e).contains("'127.0.0.2' is a loopback address"));
+  }
+
+  @Test
   @Order(3)
   void shouldAnswer400NotA500ForChannelFaxZoneMarsQuietHours25Colon99AndAFileWebhook() {
     given().contentType("application/json")

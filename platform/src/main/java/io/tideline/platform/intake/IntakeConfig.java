@@ -71,9 +71,15 @@ public interface IntakeConfig {
   @WithDefault("P731D")
   Duration maxHorizon();
 
-  /** URL schemes a webhook may use. */
+  /** URL schemes a webhook may use; a scheme other than https only for an internal host below. */
   @WithDefault("https")
   List<String> webhookSchemes();
+
+  /**
+   * Hosts a webhook may name although they are, or resolve to, a loopback, link-local, private,
+   * unspecified or multicast address (none by default; the local demo lists its sink's 127.0.0.1).
+   */
+  Optional<List<String>> webhookInternalHosts();
 
   /** Channel names a directory entry may list. */
   @WithDefault("SLACK,EMAIL")
@@ -90,6 +96,7 @@ public interface IntakeConfig {
   default InputBounds bounds() {
     return new InputBounds(maxIdLength(), maxTextLength(), maxDocumentLength(), maxUrlLength(),
         maxListSize(), maxGpusPerNode(), maxGpuMemoryMiB(), limits(), earliest(), maxLead(),
-        maxAge(), maxHorizon(), Set.copyOf(webhookSchemes()), Set.copyOf(notifyChannels()));
+        maxAge(), maxHorizon(), Set.copyOf(webhookSchemes()), Set.copyOf(notifyChannels()),
+        Set.copyOf(webhookInternalHosts().orElse(List.of())));
   }
 }

@@ -107,10 +107,21 @@ public final class EventValidator {
 
   private final InputBounds bounds;
   private final SubmissionCheck submissions;
+  private final WebhookTargets.Resolver hosts;
 
+  /** The check without name lookups (webhooks: IP literals and localhost are checked). */
   public EventValidator(InputBounds bounds) {
+    this(bounds, WebhookTargets.LITERALS);
+  }
+
+  /**
+   * @param bounds the bounds in force
+   * @param hosts how a webhook's host name is looked up (the notifier: DNS)
+   */
+  public EventValidator(InputBounds bounds, WebhookTargets.Resolver hosts) {
     this.bounds = bounds;
     this.submissions = new SubmissionCheck(bounds.submissions());
+    this.hosts = hosts;
   }
 
   /** The bounds in force. */
@@ -525,7 +536,9 @@ public final class EventValidator {
     if (u.getUserInfo() != null) {
       return "'" + Clip.of(url) + "' carries credentials in the URL";
     }
-    return null;
+    String target = WebhookTargets.problem(scheme, u.getHost(), bounds.webhookInternalHosts(),
+        hosts);
+    return target == null ? null : "'" + Clip.of(url) + "': " + target;
   }
 
   private void webhookRule(String field, String url, List<String> out) {

@@ -249,7 +249,11 @@ class EventValidatorTest {
     NotifyPreference local = entry();
     local.setSlackWebhookUrl("http://127.0.0.1:8080/hook");
     assertThat(new EventValidator(InputBounds.DEFAULTS.withWebhookSchemes(List.of("https",
-        "http"))).problem("notify.directory", "carol".getBytes(), local, TS)).isNull();
+        "http")).withWebhookInternalHosts(List.of("127.0.0.1")))
+        .problem("notify.directory", "carol".getBytes(), local, TS)).isNull();
+    assertThat(new EventValidator(InputBounds.DEFAULTS.withWebhookSchemes(List.of("https",
+        "http"))).problem("notify.directory", "carol".getBytes(), local, TS))
+        .contains("slackWebhookUrl").contains("tideline.intake.webhook-internal-hosts");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.tideline.preemption.api;
 
+import io.tideline.platform.security.RestGuard;
 import io.tideline.preemption.view.Explain;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -23,7 +24,8 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
  *       ({@code c1/preempt/job-7/v12/decision}) and are taken whole.
  * </ul>
  *
- * 404 for an unknown id, 400 for a limit outside [1, 500], 503 while the store is restoring.
+ * 404 for an unknown id, 400 for a limit outside [1, 500], 503 while the store is restoring. With
+ * bearer tokens on (ADR 0026) decisions are for operators (they name every tenant's jobs): 403.
  */
 @Path("/decisions")
 public class DecisionResource {
@@ -31,14 +33,17 @@ public class DecisionResource {
   static final int MAX_LIMIT = 500;
 
   private final DecisionQueries queries;
+  private final RestGuard guard;
 
-  public DecisionResource(DecisionQueries queries) {
+  public DecisionResource(DecisionQueries queries, RestGuard guard) {
     this.queries = queries;
+    this.guard = guard;
   }
 
   @GET
   @Produces(MediaType.APPLICATION_JSON)
   public Response recent(@QueryParam("limit") @DefaultValue("20") int limit) {
+    guard.require((access, caller) -> access.readFleet(caller, "preemption decisions"));
     if (limit < 1 || limit > MAX_LIMIT) {
       return Response.status(400).type(MediaType.APPLICATION_JSON)
           .entity(Map.of("error", "limit must be in [1, " + MAX_LIMIT + "], got " + limit))
@@ -55,6 +60,7 @@ public class DecisionResource {
   @Path("/{id: .+}")
   @Produces(MediaType.TEXT_PLAIN)
   public Response explain(@PathParam("id") String id) {
+    guard.require((access, caller) -> access.readFleet(caller, "preemption decisions"));
     try {
       return queries.get(id).map(d -> Response.ok(Explain.render(d)).build())
           .orElseGet(() -> Response.status(404).entity("no preemption decision '" + id + "'\n")

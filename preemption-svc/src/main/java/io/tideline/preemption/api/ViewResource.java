@@ -1,5 +1,6 @@
 package io.tideline.preemption.api;
 
+import io.tideline.platform.security.RestGuard;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -9,20 +10,24 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /**
  * {@code GET /view}: how much of the fleet preemption's view holds, per cluster and entry kind
- * (see {@link DecisionQueries#viewCounts()}); 503 while the store is restoring.
+ * (see {@link DecisionQueries#viewCounts()}); 503 while the store is restoring. For operators
+ * when bearer tokens are on (ADR 0026).
  */
 @Path("/view")
 public class ViewResource {
 
   private final DecisionQueries queries;
+  private final RestGuard guard;
 
-  public ViewResource(DecisionQueries queries) {
+  public ViewResource(DecisionQueries queries, RestGuard guard) {
     this.queries = queries;
+    this.guard = guard;
   }
 
   @GET
   @Produces(MediaType.APPLICATION_JSON)
   public Response counts() {
+    guard.require((access, caller) -> access.readFleet(caller, "preemption's view"));
     try {
       return Response.ok(queries.viewCounts()).build();
     } catch (InvalidStateStoreException e) {

@@ -1,5 +1,6 @@
 package io.tideline.quota.api;
 
+import io.tideline.platform.security.RestGuard;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -22,39 +23,47 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
  *   <li>{@code GET /quota/billing/{tenant}/{day}}: a tenant's bill for a UTC day (YYYY-MM-DD)
  * </ul>
  *
- * 404 when there is nothing (yet) for the key; 503 while the stores are restoring.
+ * 404 when there is nothing (yet) for the key; 503 while the stores are restoring. With bearer
+ * tokens on (ADR 0026) a tenant's quota and bill are for its members and operators, the tree and
+ * job verdicts (every tenant's) for operators: 403 otherwise.
  */
 @Path("/quota")
 @Produces(MediaType.APPLICATION_JSON)
 public class QuotaResource {
 
   private final QuotaQueries queries;
+  private final RestGuard guard;
 
-  public QuotaResource(QuotaQueries queries) {
+  public QuotaResource(QuotaQueries queries, RestGuard guard) {
     this.queries = queries;
+    this.guard = guard;
   }
 
   @GET
   @Path("/tenants/{tenant}")
   public Response tenant(@PathParam("tenant") String tenant) {
+    guard.require((access, caller) -> access.readTenant(caller, tenant));
     return answer(() -> queries.tenant(tenant), "no tenant '" + tenant + "'");
   }
 
   @GET
   @Path("/tree")
   public Response tree() {
+    guard.require((access, caller) -> access.readFleet(caller, "the quota tree"));
     return answer(queries::tree, "no quota definition in force yet");
   }
 
   @GET
   @Path("/jobs/{jobId}/verdict")
   public Response verdict(@PathParam("jobId") String jobId) {
+    guard.require((access, caller) -> access.readFleet(caller, "a job's verdict"));
     return answer(() -> queries.verdict(jobId), "no verdict for job '" + jobId + "'");
   }
 
   @GET
   @Path("/billing/{tenant}/{day}")
   public Response billing(@PathParam("tenant") String tenant, @PathParam("day") String day) {
+    guard.require((access, caller) -> access.readTenant(caller, tenant));
     try {
       LocalDate.parse(day);
     } catch (DateTimeParseException e) {
