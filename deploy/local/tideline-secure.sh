@@ -8,6 +8,11 @@
 #                            provisioning identity (tideline-admin); every service started with its
 #                            own principal; ./tideline submit uses tideline-submitter's, the other
 #                            CLI commands tideline-operator's (TIDELINE_CLI_CONFIG overrides).
+#                            The schema registry takes writes only from the registrar (ADR 0027):
+#                            a key pair under .tideline/run/secure/registry; the registry verifies
+#                            the registrar's signed token with the public half, anonymous clients
+#                            (the services) only read, version deletes are off, BACKWARD is its
+#                            global rule; `tideline schemas register` signs with the private half.
 #   ./tideline up            the open default: prints open_banner first.
 
 SECURE_DIR="$RUN/secure"
@@ -89,10 +94,28 @@ secure_cli_env() {
   fi
 }
 
+# The registrar's key pair and the registry settings that make it the only writer (ADR 0027).
+secure_registry_prepare() {
+  cli_java schemas keygen --dir "$SECURE_DIR/registry" > "$LOGS/registry-keygen.log" 2>&1 \
+    || { cat "$LOGS/registry-keygen.log" >&2; die "could not make the registrar key"; }
+}
+
+# The registry's JVM options on a secured stack: every line of the keygen's registry.properties.
+secure_registry_opts() {
+  local key value
+  while IFS='=' read -r key value; do
+    [[ -z "$key" || "$key" == \#* ]] && continue
+    printf -- '-D%s=%s\n' "$key" "$value"
+  done < "$SECURE_DIR/registry/registry.properties"
+}
+
+secure_registrar_key() { echo "$SECURE_DIR/registry/registrar.key"; }
+
 secure_summary() {
   say "Secured: SASL/SCRAM-SHA-512 over TLS on 127.0.0.1:$KAFKA_PORT (CA $SECURE_DIR/pki/ca.pem),"
   say "  $(tail -n1 "$LOGS/acls.log"); one principal per service; clients' settings in $SECURE_DIR/clients/"
   say "  ./tideline submit runs as tideline-submitter, other commands as tideline-operator."
   say "  Refused operations are logged by the broker: grep Denied $LOGS/kafka.log"
-  say "  Still open: the schema registry and the services' REST endpoints (issue #18 points 3 and 4)."
+  say "  Registry: anonymous reads; writes only by the registrar ($(secure_registrar_key)); no version"
+  say "  deletes; global rule BACKWARD (ADR 0027). Still open: the services' REST endpoints (issue #18 point 4)."
 }
