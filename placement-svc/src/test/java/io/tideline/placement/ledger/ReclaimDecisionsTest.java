@@ -260,6 +260,25 @@ class ReclaimDecisionsTest {
           && x.getOutcome() != PlacementOutcome.RELEASED);
     }
 
+    /**
+     * Issue #18 point 5 in the kernel: an eviction only follows a decision answering a request
+     * placement issued itself; this one is stamped by the owner, so only the kernel stands in
+     * its way.
+     */
+    @Test
+    void shouldRefuseAnUnplaceableDecisionAnsweringARequestPlacementNeverIssued() {
+      long bound = placedAt(d.decisions(), "train-a");
+
+      d.preemption("c1/preempt/train-w/v999", "train-w", bound, List.of("train-a"), t(60));
+
+      assertThat(d.evictions()).isEmpty();
+      RuleTraceEntry why = line(only(d.decisions(), "train-w", PlacementOutcome.QUEUED),
+          "P re-check");
+      assertThat(why.getOutcome()).isEqualTo("not applied");
+      assertThat(why.getDetail())
+          .isEqualTo("no open preemption request c1/preempt/train-w/v999 for train-w");
+    }
+
     /** Issue #18 point 5: the forged decision of the issue, on an open broker (ADR 0029). */
     @Test
     void shouldDeadLetterAForgedDecisionWithoutProvenanceAndEvictNothing() {
