@@ -11,6 +11,11 @@
 #                            REST: every service in tideline.rest.auth.mode=TOKEN, verifying bearer
 #                            JWTs with a throwaway key pair under .tideline/run/secure/rest
 #                            (./tideline token mints them; ADR 0026).
+#                            The schema registry takes writes only from the registrar (ADR 0027):
+#                            a key pair under .tideline/run/secure/registry; the registry verifies
+#                            the registrar's signed token with the public half, anonymous clients
+#                            (the services) only read, version deletes are off, BACKWARD is its
+#                            global rule; `tideline schemas register` signs with the private half.
 #   ./tideline up            the open default: prints open_banner first.
 
 SECURE_DIR="$RUN/secure"
@@ -125,11 +130,29 @@ secure_cli_env() {
   fi
 }
 
+# The registrar's key pair and the registry settings that make it the only writer (ADR 0027).
+secure_registry_prepare() {
+  cli_java schemas keygen --dir "$SECURE_DIR/registry" > "$LOGS/registry-keygen.log" 2>&1 \
+    || { cat "$LOGS/registry-keygen.log" >&2; die "could not make the registrar key"; }
+}
+
+# The registry's JVM options on a secured stack: every line of the keygen's registry.properties.
+secure_registry_opts() {
+  local key value
+  while IFS='=' read -r key value; do
+    [[ -z "$key" || "$key" == \#* ]] && continue
+    printf -- '-D%s=%s\n' "$key" "$value"
+  done < "$SECURE_DIR/registry/registry.properties"
+}
+
+secure_registrar_key() { echo "$SECURE_DIR/registry/registrar.key"; }
+
 secure_summary() {
   say "Secured: SASL/SCRAM-SHA-512 over TLS on 127.0.0.1:$KAFKA_PORT (CA $SECURE_DIR/pki/ca.pem),"
   say "  $(tail -n1 "$LOGS/acls.log"); one principal per service; clients' settings in $SECURE_DIR/clients/"
   say "  ./tideline submit runs as tideline-submitter, other commands as tideline-operator."
   say "  Refused operations are logged by the broker: grep Denied $LOGS/kafka.log"
   say "  REST: bearer JWTs required (health and metrics open); a token: ./tideline token --sub <user> --group tenant:<t>"
-  say "  Still open: the schema registry (issue #18 point 3)."
+  say "  Registry: anonymous reads; writes only by the registrar ($(secure_registrar_key)); no version"
+  say "  deletes; global rule BACKWARD (ADR 0027)."
 }

@@ -63,9 +63,12 @@ public final class Connection {
     return first(registry, System.getenv("TIDELINE_REGISTRY_URL"), null, DEFAULT_REGISTRY);
   }
 
-  /** Serde settings returning generated (specific) records. */
+  /**
+   * Serde settings returning generated (specific) records. Auto-register off: the contracts are
+   * registered by {@code tideline schemas register}, the registry's only writer (ADR 0027).
+   */
   Map<String, Object> specificSerde() {
-    return AvroSerdes.serdeConfig(registryUrl(), true);
+    return AvroSerdes.serdeConfig(registryUrl(), false);
   }
 
   /** Serde settings returning generic records (any topic, printed as is). */

@@ -16,6 +16,7 @@ import io.tideline.events.RuleTraceEntry;
 import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.serde.ContractSubjects;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
 import io.tideline.testkit.JobSubmissions;
@@ -56,6 +57,10 @@ class TidelineCliTest {
       topics.add(t.name() + ":" + Math.min(3, t.partitions()));
     }
     infra.broker().createTopics(topics.toArray(String[]::new));
+    // as `./tideline up` does: the registrar publishes the contracts, the CLI's serdes only
+    // look them up (auto-register off, ADR 0027)
+    Run registered = schemasRegister();
+    assertThat(registered.code()).as(registered.err()).isZero();
   }
 
   @AfterAll
@@ -103,7 +108,7 @@ class TidelineCliTest {
     Run first = schemasRegister();
     assertThat(first.code()).as(first.err()).isZero();
     assertThat(first.out()).contains("jobs.submitted-value").contains("notify.directory-value")
-        .contains("registered " + TopicCatalogue.all().size() + " subjects")
+        .contains("registered " + ContractSubjects.all().size() + " subjects")
         .contains("registry identity");
     String latest = infra.registry().get(
         "/apis/ccompat/v7/subjects/jobs.submitted-value/versions/latest");

@@ -22,6 +22,7 @@ import io.tideline.events.SwitchPath;
 import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
@@ -259,6 +260,9 @@ class PreemptionServiceTest {
       while (System.nanoTime() < deadline) {
         for (var r : consumer.poll(Duration.ofMillis(200))) {
           if (r.value().getRequestId().equals(requestId)) {
+            // stamped by the Streams producer with its owner (ADR 0029): what placement checks
+            assertThat(Provenance.stamp(r.headers())).as("tideline-producer of the decision")
+                .isEqualTo("preemption-svc");
             return r.value();
           }
         }

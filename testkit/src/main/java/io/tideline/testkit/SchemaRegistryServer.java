@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -32,20 +34,23 @@ public final class SchemaRegistryServer implements AutoCloseable {
   private final Path storage;
   private volatile Process process;
   private final Path log;
+  private final Map<String, String> properties;
 
-  private SchemaRegistryServer(String url, int port, Path storage, Process process, Path log) {
+  private SchemaRegistryServer(String url, int port, Path storage, Process process, Path log,
+      Map<String, String> properties) {
     this.url = url;
     this.port = port;
     this.storage = storage;
     this.process = process;
     this.log = log;
+    this.properties = Map.copyOf(properties);
   }
 
   /** The external registry if {@code TIDELINE_REGISTRY_URL} is set, else a new process. */
   public static SchemaRegistryServer start() {
     String external = System.getenv("TIDELINE_REGISTRY_URL");
     if (external != null && !external.isBlank()) {
-      return new SchemaRegistryServer(stripSlash(external), -1, null, null, null);
+      return new SchemaRegistryServer(stripSlash(external), -1, null, null, null, Map.of());
     }
     return startProcess();
   }
@@ -61,11 +66,29 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
   /** Starts the registry process on {@code port} with its H2 storage under {@code storage}. */
   public static SchemaRegistryServer startProcess(Path storage, int port) {
+    return startProcess(storage, port, Map.of());
+  }
+
+  /**
+   * Starts the registry process on a free port, new storage, with {@code properties} as system
+   * properties of the registry (e.g. its authentication settings, ADR 0027).
+   */
+  public static SchemaRegistryServer startProcess(Map<String, String> properties) {
+    try {
+      return startProcess(Files.createTempDirectory("apicurio-storage-"), freePort(), properties);
+    } catch (IOException e) {
+      throw new IllegalStateException("no storage folder for the registry: " + e, e);
+    }
+  }
+
+  /** As {@link #startProcess(Path, int)}, with {@code properties} as the registry's settings. */
+  public static SchemaRegistryServer startProcess(Path storage, int port,
+      Map<String, String> properties) {
     try {
       Files.createDirectories(storage);
       Path log = Files.createTempFile("apicurio-registry-", ".log");
       SchemaRegistryServer server = new SchemaRegistryServer("http://127.0.0.1:" + port, port,
-          storage, null, log);
+          storage, null, log, properties);
       server.launch();
       return server;
     } catch (IOException e) {
@@ -76,10 +99,12 @@ public final class SchemaRegistryServer implements AutoCloseable {
   private void launch() throws IOException {
     Path jar = runnerJar();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
         "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-        "-Dquarkus.log.level=WARN", "-Dquarkus.log.category.\"io.apicurio\".level=WARN",
-        "-jar", jar.toString()))
+        "-Dquarkus.log.level=WARN", "-Dquarkus.log.category.\"io.apicurio\".level=WARN"));
+    properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+    command.addAll(List.of("-jar", jar.toString()));
+    ProcessBuilder pb = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     // WRITE_DELAY=0: every change is on disk before the registry answers, so a kill -9 right

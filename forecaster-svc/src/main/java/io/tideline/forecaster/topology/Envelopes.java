@@ -2,6 +2,7 @@ package io.tideline.forecaster.topology;
 
 import io.tideline.events.LedgerInput;
 import io.tideline.platform.ledger.Out;
+import io.tideline.platform.serde.ContractSubjects;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -16,7 +17,7 @@ final class Envelopes {
   /** Marker topic of accepted envelopes in an intake's output (split off before the sinks). */
   static final String ACCEPTED = "forecaster.accepted";
   /** Topic name the envelopes are (de)serialized under on the internal repartition topics. */
-  static final String INPUTS = "forecaster.inputs";
+  static final String INPUTS = ContractSubjects.FORECASTER_INPUTS;
 
   private Envelopes() {}
 

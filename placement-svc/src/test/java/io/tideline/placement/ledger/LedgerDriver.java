@@ -22,6 +22,7 @@ import io.tideline.events.SwitchPath;
 import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
 import io.tideline.core.scheduling.PlacementPolicy;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.ClusterNodes;
@@ -76,16 +77,28 @@ final class LedgerDriver implements AutoCloseable {
   // ------------------------------------------------------------------ inputs
 
   void raw(String topic, String key, byte[] value, Instant at) {
-    inputs.get(topic).pipeInput(new TestRecord<>(
-        key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at));
+    raw(topic, key, value, at, Provenance.ownerOf(topic)); // written by the topic's owner
   }
 
+  /** As {@code producer} (its {@code tideline-producer} stamp; {@code null}: none). */
+  void raw(String topic, String key, byte[] value, Instant at, String producer) {
+    inputs.get(topic).pipeInput(new TestRecord<>(
+        key == null ? null : key.getBytes(StandardCharsets.UTF_8), value,
+        Provenance.stampOf(producer), at));
+  }
+
+
   void send(String topic, String key, Object value, Instant at) {
+    sendAs(Provenance.ownerOf(topic), topic, key, value, at);
+  }
+
+  /** As {@link #send}, stamped as written by {@code producer} ({@code null}: no stamp). */
+  void sendAs(String producer, String topic, String key, Object value, Instant at) {
     boolean clock = TopicCatalogue.CLUSTER_CLOCK.equals(topic);
     if (autoTick && !clock && (last == null || at.isAfter(last))) {
       tick(at); // the cluster clock follows the scenario's time (inputs far ahead are refused)
     }
-    raw(topic, key, ser.serialize(topic, value), at);
+    raw(topic, key, ser.serialize(topic, value), at, producer);
     if (autoTick && !clock) {
       tick(at.plusMillis(1));
     }
@@ -191,12 +204,19 @@ final class LedgerDriver implements AutoCloseable {
    */
   void reclaimDecision(String trigger, String requestId, String preemptor, long ledgerVersion,
       PreemptionOutcome outcome, List<String> victims, Instant at) {
+    reclaimDecisionAs(Provenance.ownerOf(TopicCatalogue.PREEMPTION_DECISIONS), trigger, requestId,
+        preemptor, ledgerVersion, outcome, victims, at);
+  }
+
+  /** As {@link #reclaimDecision}, written by {@code producer} ({@code null}: no stamp). */
+  void reclaimDecisionAs(String producer, String trigger, String requestId, String preemptor,
+      long ledgerVersion, PreemptionOutcome outcome, List<String> victims, Instant at) {
     List<Victim> vs = new ArrayList<>();
     for (String v : victims) {
       vs.add(Victim.newBuilder().setJobId(v).setTenant("search").setUser("alice").setScore(1)
           .setGpus(8).setCostGpuHours(0.1).setQueueBoost(1).build());
     }
-    send(TopicCatalogue.PREEMPTION_DECISIONS, CLUSTER, PreemptionDecision.newBuilder()
+    sendAs(producer, TopicCatalogue.PREEMPTION_DECISIONS, CLUSTER, PreemptionDecision.newBuilder()
         .setDecisionId(requestId + "/decision").setRequestId(requestId).setCluster(CLUSTER)
         .setPreemptorJobId(preemptor).setDecidedAt(at).setOutcome(outcome)
         .setPreemptorScore(20).setVictims(vs).setTotalCostGpuHours(0.1).setGainGpuHours(8)

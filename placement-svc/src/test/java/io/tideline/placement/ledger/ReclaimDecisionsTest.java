@@ -2,6 +2,7 @@ package io.tideline.placement.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.events.DeadLetter;
 import io.tideline.events.Eviction;
 import io.tideline.events.EvictionKind;
 import io.tideline.events.JobSubmitted;
@@ -13,6 +14,8 @@ import io.tideline.events.PreemptionRequest;
 import io.tideline.events.PreemptionTrigger;
 import io.tideline.events.ReservedGpuHolder;
 import io.tideline.events.RuleTraceEntry;
+import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
 import io.tideline.testkit.RegistryFixture;
 import java.time.Instant;
@@ -255,6 +258,62 @@ class ReclaimDecisionsTest {
       assertThat(only(ds, "train-w", PlacementOutcome.PLACED).getAssignments()).hasSize(8);
       assertThat(ds).noneMatch(x -> x.getJobId().equals("train-a")
           && x.getOutcome() != PlacementOutcome.RELEASED);
+    }
+
+    /**
+     * Issue #18 point 5 in the kernel: an eviction only follows a decision answering a request
+     * placement issued itself; this one is stamped by the owner, so only the kernel stands in
+     * its way.
+     */
+    @Test
+    void shouldRefuseAnUnplaceableDecisionAnsweringARequestPlacementNeverIssued() {
+      long bound = placedAt(d.decisions(), "train-a");
+
+      d.preemption("c1/preempt/train-w/v999", "train-w", bound, List.of("train-a"), t(60));
+
+      assertThat(d.evictions()).isEmpty();
+      RuleTraceEntry why = line(only(d.decisions(), "train-w", PlacementOutcome.QUEUED),
+          "P re-check");
+      assertThat(why.getOutcome()).isEqualTo("not applied");
+      assertThat(why.getDetail())
+          .isEqualTo("no open preemption request c1/preempt/train-w/v999 for train-w");
+    }
+
+    /** Issue #18 point 5: the forged decision of the issue, on an open broker (ADR 0029). */
+    @Test
+    void shouldDeadLetterAForgedDecisionWithoutProvenanceAndEvictNothing() {
+      long bound = placedAt(d.decisions(), "train-a");
+
+      d.reclaimDecisionAs(null, "IDLE_RECLAIM", "c1/idle-reclaim/train-a/1",
+          "idle-reclaim/train-a", bound + 1_000_000, PreemptionOutcome.PREEMPT, List.of("train-a"),
+          t(60));
+
+      assertThat(d.evictions()).isEmpty();
+      List<DeadLetter> letters = d.deadLetters(TopicCatalogue.PREEMPTION_DECISIONS);
+      assertThat(letters).singleElement().satisfies(l -> {
+        assertThat(l.getErrorClass()).isEqualTo(DeadLetters.PROVENANCE);
+        assertThat(l.getError()).contains("expected preemption-svc, found none");
+      });
+    }
+
+    @Test
+    void shouldDeadLetterADecisionStampedByAnotherPrincipalAndEvictNothing() {
+      long bound = placedAt(d.decisions(), "train-a");
+
+      d.reclaimDecisionAs("tideline-submitter", "IDLE_RECLAIM", "c1/idle-reclaim/train-a/1",
+          "idle-reclaim/train-a", bound, PreemptionOutcome.PREEMPT, List.of("train-a"), t(60));
+
+      assertThat(d.evictions()).isEmpty();
+      assertThat(d.deadLetters(TopicCatalogue.PREEMPTION_DECISIONS)).singleElement()
+          .satisfies(l -> {
+            assertThat(l.getErrorClass()).isEqualTo(DeadLetters.PROVENANCE);
+            assertThat(l.getError()).contains("written by tideline-submitter")
+                .contains("expected preemption-svc, found tideline-submitter");
+          });
+      // the owner's own decision is applied (control)
+      d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-a/1", "idle-reclaim/train-a",
+          bound, PreemptionOutcome.PREEMPT, List.of("train-a"), t(90));
+      assertThat(d.evictions()).extracting(Eviction::getJobId).containsExactly("train-a");
     }
 
     @Test

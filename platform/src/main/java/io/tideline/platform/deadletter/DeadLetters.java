@@ -35,6 +35,11 @@ public class DeadLetters {
   /** Kinds of refusal, as written in {@link DeadLetter#getErrorClass()}. */
   public static final String DESERIALIZATION = "DESERIALIZATION";
   public static final String VALIDATION = "VALIDATION";
+  /**
+   * A record of a guarded decision topic whose {@code tideline-producer} stamp is missing or names
+   * someone the catalogue does not list as the topic's producer (ADR 0029).
+   */
+  public static final String PROVENANCE = "PROVENANCE";
 
   /** Longest reason a letter carries, in characters. */
   static final int MAX_REASON = 4_000;

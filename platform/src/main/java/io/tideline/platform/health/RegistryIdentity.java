@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -30,6 +31,16 @@ public final class RegistryIdentity {
 
   /** The identity of the registry at {@code root}, creating it if the registry has none. */
   public static String getOrCreate(String root) throws IOException, InterruptedException {
+    return getOrCreate(root, Optional.empty());
+  }
+
+  /**
+   * As {@link #getOrCreate(String)}, creating with {@code authorization} (the registrar's bearer
+   * token, ADR 0027) when given: on a secured registry only the registrar may create it, and
+   * every service finds the identity it created.
+   */
+  public static String getOrCreate(String root, Optional<String> authorization)
+      throws IOException, InterruptedException {
     String found = get(root);
     if (found != null) {
       return found;
@@ -37,14 +48,15 @@ public final class RegistryIdentity {
     String mine = UUID.randomUUID().toString();
     String body = JSON.writeValueAsString(Map.of("identity", mine,
         "createdAt", Instant.now().toString()));
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(strip(root)
+    HttpRequest.Builder create = HttpRequest.newBuilder(URI.create(strip(root)
             + "/apis/registry/v2/groups/" + GROUP + "/artifacts?ifExists=FAIL"))
         .timeout(Duration.ofSeconds(5))
         .header("Content-Type", "application/json")
         .header("X-Registry-ArtifactId", ARTIFACT)
         .header("X-Registry-ArtifactType", "JSON")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    authorization.ifPresent(a -> create.header("Authorization", a));
+    HttpResponse<String> r = HTTP.send(create.build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() / 100 == 2) {
       return mine;
     }

@@ -1,6 +1,7 @@
 package io.tideline.platform.ledger;
 
 import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.validation.EventValidator;
 import io.tideline.platform.validation.InputBounds;
 import io.tideline.platform.validation.RecordIntake;
@@ -60,7 +61,15 @@ public final class SingleWriterIntake<I extends Enum<I> & InputTopic>
   public record Setup<I extends Enum<I> & InputTopic>(String service, Class<I> inputs,
       I submissions, String accepted, Serializer<Object> serializer,
       Deserializer<Object> deserializer, String defaultCluster, Rules<I> rules,
-      Refusals refusals, InputBounds bounds) {
+      Refusals refusals, InputBounds bounds, Provenance provenance) {
+
+    /** A setup whose guarded topics are {@link Provenance#DEFAULT}'s. */
+    public Setup(String service, Class<I> inputs, I submissions, String accepted,
+        Serializer<Object> serializer, Deserializer<Object> deserializer, String defaultCluster,
+        Rules<I> rules, Refusals refusals, InputBounds bounds) {
+      this(service, inputs, submissions, accepted, serializer, deserializer, defaultCluster,
+          rules, refusals, bounds, Provenance.DEFAULT);
+    }
 
     /** A setup with the default input bounds. */
     public Setup(String service, Class<I> inputs, I submissions, String accepted,
@@ -95,6 +104,12 @@ public final class SingleWriterIntake<I extends Enum<I> & InputTopic>
     if (input == null) {
       refuse(record, meta, DeadLetters.VALIDATION,
           "not an input of " + setup.service() + ": " + meta.topic());
+      return;
+    }
+    // 0. a record of a decision topic written by someone not its owner is refused unread (ADR 0029)
+    String forged = setup.provenance().refusal(meta.topic(), record.headers());
+    if (forged != null) {
+      refuse(record, meta, DeadLetters.PROVENANCE, forged);
       return;
     }
     // 1. decode and check (platform, then the service); 2. refuse with the reason or 3. forward

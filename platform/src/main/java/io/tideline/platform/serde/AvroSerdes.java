@@ -43,7 +43,10 @@ public class AvroSerdes {
     Map<String, Object> c = new HashMap<>();
     c.put(SerdeConfig.REGISTRY_URL, registryRootUrl + "/apis/registry/v2");
     c.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, autoRegister);
-    c.put(SerdeConfig.FIND_LATEST_ARTIFACT, !autoRegister);
+    // Without auto-register the writer's schema is looked up by its content (an anonymous read
+    // on a secured registry, ADR 0027): the exact contract `schemas register` published. Not
+    // "find latest": serde 3.x asks for versions/latest/meta, which Registry 2.6 answers 404.
+    c.put(SerdeConfig.FIND_LATEST_ARTIFACT, false);
     c.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
     // Self-contained schemas (nested named types inlined, no references): what `tideline schemas
     // register` publishes and what Confluent's clients can use as they are (ADR 0013).

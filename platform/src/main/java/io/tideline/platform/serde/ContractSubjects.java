@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -38,7 +39,14 @@ public final class ContractSubjects {
 
   private ContractSubjects() {}
 
-  /** Every catalogued topic's value subject, in catalogue order. */
+  /**
+   * The subject name the forecaster's internal envelopes are serialized under (its repartition
+   * hop, not a catalogued topic). Registered with the catalogue's subjects so a service with
+   * auto-register off (ADR 0027) finds it.
+   */
+  public static final String FORECASTER_INPUTS = "forecaster.inputs";
+
+  /** Every catalogued topic's value subject, in catalogue order, then the internal ones. */
   public static List<Subject> all() {
     Map<String, Class<? extends SpecificRecord>> byName = new LinkedHashMap<>();
     Contracts.TOPIC_RECORDS.forEach(c -> byName.put(c.getSimpleName(), c));
@@ -51,6 +59,7 @@ public final class ContractSubjects {
       }
       out.add(new Subject(t.name(), t.name() + "-value", Contracts.schemaOf(type)));
     }
+    out.add(of(FORECASTER_INPUTS, io.tideline.events.LedgerInput.class));
     return out;
   }
 
@@ -66,6 +75,15 @@ public final class ContractSubjects {
    * @throws IllegalStateException naming the subject and the registry's answer when one fails
    */
   public static List<Registered> register(String registryRoot, List<Subject> subjects) {
+    return register(registryRoot, subjects, Optional.empty());
+  }
+
+  /**
+   * As {@link #register(String, List)}, sending {@code authorization} (the registrar's bearer
+   * token, ADR 0027) when given: a secured registry refuses anonymous writes.
+   */
+  public static List<Registered> register(String registryRoot, List<Subject> subjects,
+      Optional<String> authorization) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     List<Registered> out = new ArrayList<>();
     for (Subject s : subjects) {
@@ -76,13 +94,14 @@ public final class ContractSubjects {
       } catch (IOException e) {
         throw new IllegalStateException(e);
       }
-      HttpRequest request = HttpRequest.newBuilder(URI.create(strip(registryRoot)
+      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(strip(registryRoot)
               + "/apis/ccompat/v7/subjects/" + s.subject() + "/versions"))
           .timeout(Duration.ofSeconds(30))
-          .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-          .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+          .POST(HttpRequest.BodyPublishers.ofString(body))
+          .header("Content-Type", "application/vnd.schemaregistry.v1+json");
+      authorization.ifPresent(a -> request.header("Authorization", a));
       try {
-        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
           throw new IllegalStateException("registering " + s.subject() + " at " + registryRoot
               + " failed: HTTP " + r.statusCode() + " " + r.body());

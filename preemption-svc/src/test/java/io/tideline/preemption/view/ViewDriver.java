@@ -29,6 +29,7 @@ import io.tideline.events.QuotaVerdict;
 import io.tideline.events.ReclaimAction;
 import io.tideline.events.ReservationAction;
 import io.tideline.events.Verdict;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.ClusterNodes;
@@ -77,9 +78,16 @@ final class ViewDriver implements AutoCloseable {
   // ------------------------------------------------------------------ inputs
 
   void raw(String topic, String key, byte[] value, Instant at) {
-    inputs.get(topic).pipeInput(new TestRecord<>(
-        key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, at));
+    raw(topic, key, value, at, Provenance.ownerOf(topic)); // written by the topic's owner
   }
+
+  /** As {@code producer} (its {@code tideline-producer} stamp; {@code null}: none). */
+  void raw(String topic, String key, byte[] value, Instant at, String producer) {
+    inputs.get(topic).pipeInput(new TestRecord<>(
+        key == null ? null : key.getBytes(StandardCharsets.UTF_8), value,
+        Provenance.stampOf(producer), at));
+  }
+
 
   /**
    * Whether every input is preceded by a tick at its time (the clock follows the scenario) and

@@ -1,0 +1,56 @@
+package io.tideline.platform.security;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerInterceptor;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * Stamps every record a Tideline producer sends with {@value Provenance#HEADER} = its identity
+ * (ADR 0029). One interceptor for every producer: Kafka Streams sinks get it through the
+ * platform's {@code kafka-streams.producer.interceptor.classes}, plain producers through
+ * {@link #configure(Map, String)}. A stamp already on the record is replaced, so a record read
+ * and forwarded carries its real writer, never the one before.
+ */
+public final class ProducerStamp implements ProducerInterceptor<Object, Object> {
+
+  /** The producer setting naming the identity to stamp. */
+  public static final String IDENTITY = "tideline.producer.identity";
+
+  private byte[] identity;
+
+  /** Adds the interceptor and the identity to a plain producer's settings. */
+  public static void configure(Map<String, Object> producerConfig, String identity) {
+    producerConfig.put(org.apache.kafka.clients.producer.ProducerConfig.INTERCEPTOR_CLASSES_CONFIG,
+        ProducerStamp.class.getName());
+    producerConfig.put(IDENTITY, identity);
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs) {
+    Object id = configs.get(IDENTITY);
+    if (id == null || id.toString().isBlank()) {
+      throw new IllegalStateException(IDENTITY + " is not set: a Tideline producer must say who"
+          + " it is (ADR 0029)");
+    }
+    identity = id.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public ProducerRecord<Object, Object> onSend(ProducerRecord<Object, Object> record) {
+    record.headers().remove(Provenance.HEADER);
+    record.headers().add(Provenance.HEADER, identity);
+    return record;
+  }
+
+  @Override
+  public void onAcknowledgement(RecordMetadata metadata, Exception exception) {
+    // nothing to do
+  }
+
+  @Override
+  public void close() {
+    // nothing held
+  }
+}
