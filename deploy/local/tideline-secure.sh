@@ -78,7 +78,7 @@ SECURE_REST_DIR="$SECURE_DIR/rest"
 SECURE_REST_ISSUER="https://tideline.local/dev-idp"
 
 secure_rest_opts() {
-  [[ -f "$SECURE_REST_DIR/rest-jwt-public.pem" ]] || secure_cli_run token keygen \
+  [[ -f "$SECURE_REST_DIR/rest-jwt-public.pem" ]] || cli_java token keygen \
     --dir "$SECURE_REST_DIR" --issuer "$SECURE_REST_ISSUER" > "$LOGS/rest-keys.log" 2>&1 \
     || { cat "$LOGS/rest-keys.log" >&2; die "could not make the REST token key pair"; }
   printf 'tideline.rest.auth.mode=TOKEN\nmp.jwt.verify.publickey.location=file:%s\nmp.jwt.verify.issuer=%s\n' \
@@ -89,12 +89,7 @@ secure_rest_opts() {
 secure_token() {
   secure_on && [[ -f "$SECURE_REST_DIR/rest-jwt-private.pem" ]] \
     || die "no secured stack: ./tideline token signs with the key of ./tideline up --secure (elsewhere, tokens come from your IdP)"
-  secure_cli_run token mint --dir "$SECURE_REST_DIR" --issuer "$SECURE_REST_ISSUER" "$@"
-}
-
-secure_cli_run() {
-  "$(java_bin)" -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
-    -cp "$ROOT/cli/target/classes:$(cat "$ROOT/cli/target/classpath.txt")" io.tideline.cli.TidelineCli "$@"
+  cli_java token mint --dir "$SECURE_REST_DIR" --issuer "$SECURE_REST_ISSUER" "$@"
 }
 
 # The JVM options that give a service its credentials (files, so no password is on a command line).
@@ -113,9 +108,7 @@ kafka_ready_secure() {
 secure_apply_acls() {
   TIDELINE_CLI_CONFIG="$(secure_client_config tideline-admin)" \
   KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:$KAFKA_PORT" TIDELINE_REGISTRY_URL="http://127.0.0.1:$REGISTRY_PORT" \
-    "$(java_bin)" -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
-    -cp "$ROOT/cli/target/classes:$(cat "$ROOT/cli/target/classpath.txt")" io.tideline.cli.TidelineCli \
-    acls apply > "$LOGS/acls.log" 2>&1
+    cli_java acls apply > "$LOGS/acls.log" 2>&1
 }
 
 # The CLI's credentials while a secured local stack runs, unless TIDELINE_CLI_CONFIG names others:
