@@ -9,9 +9,9 @@ public final class Repo {
 
   private Repo() {}
 
-  /** The repository root (Surefire sets {@code tideline.repo.root}; else the module's parent). */
+  /** The repository root (Surefire sets {@code console.repo.root}; else the module's parent). */
   public static Path root() {
-    String set = System.getProperty("tideline.repo.root");
+    String set = System.getProperty("console.repo.root");
     Path p = set != null && !set.isBlank() ? Path.of(set) : Path.of("..");
     return p.toAbsolutePath().normalize();
   }

@@ -3,6 +3,7 @@ package io.tideline.console.view;
 import io.tideline.events.BillingUsage;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.Eviction;
+import io.tideline.events.DomainLevel;
 import io.tideline.events.EvictionKind;
 import io.tideline.events.FragmentationReport;
 import io.tideline.events.FragmentationTrigger;
@@ -33,6 +34,8 @@ import java.util.List;
 /** Builders of the events the console folds, with explicit times (test scenarios only). */
 public final class Events {
 
+  // Every enum field is set, defaults too: a builder's enum default is made by Avro's class
+  // loader, not the running application's, inside a Quarkus test.
   private Events() {}
 
   public static PlacementDecision placed(String jobId, Instant at, String node, int gpus) {
@@ -42,7 +45,7 @@ public final class Events {
     }
     return PlacementDecision.newBuilder().setDecisionId("p-" + jobId + "-" + at.toEpochMilli())
         .setCluster("c1").setJobId(jobId).setDecidedAt(at).setOutcome(PlacementOutcome.PLACED)
-        .setAssignments(a).setScore(1).setLedgerVersion(1).setPolicyVersion("test")
+        .setAssignments(a).setDomainLevel(DomainLevel.NODE).setCrossDomain(false).setScore(1).setLedgerVersion(1).setPolicyVersion("test")
         .setTrace(List.of(step(jobId, "fits-node", "PLACED", "8 free GPUs on " + node))).build();
   }
 
