@@ -101,7 +101,7 @@ public class ConsoleResource {
   }
 
   @GET
-  @Path("jobs/{id}")
+  @Path("jobs/{id: .+}")
   public String jobPage(@PathParam("id") String jobId) {
     return feed.read(s -> {
       var trail = s.trails().trail(jobId);

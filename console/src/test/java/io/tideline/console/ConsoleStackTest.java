@@ -110,6 +110,9 @@ class ConsoleStackTest {
         PreemptionOutcome.PREEMPT, 4.0, List.of(victim("train-1", 2.0, 8, 1.5))));
     send(TopicCatalogue.PREEMPTION_DECISIONS, "c1", preempt("d0", "web-0", rise,
         PreemptionOutcome.REFUSED, 1.0, List.of()));
+    // quota's reclaims name a queue as preemptor: a job id with a slash has its page too
+    send(TopicCatalogue.PREEMPTION_DECISIONS, "c1", preempt("d-reclaim", "guarantee-reclaim/search",
+        rise, PreemptionOutcome.REFUSED, 1.0, List.of()));
     send(TopicCatalogue.EVICTIONS, "train-1", eviction("e1", "train-1", "d1", rise.plusSeconds(6)));
     send(TopicCatalogue.NOTICES, "bob", notice("n1", "train-1", "d1", rise.plusSeconds(8)));
     send(TopicCatalogue.PLACEMENT_DECISIONS, "c1", placed("web-1", rise.plusSeconds(40), "n01", 8));
@@ -175,6 +178,8 @@ class ConsoleStackTest {
         .contains("ranking", "2026-11-30", "4.00 USD");
     assertThat(given().get(url("/fragmentation")).then().statusCode(200).extract().asString())
         .contains("asw1", "asw2", "n02");
+    assertThat(given().get(url("/jobs/guarantee-reclaim/search")).then().statusCode(200).extract()
+        .asString()).contains("Decision trail of guarantee-reclaim/search");
     given().get(url("/jobs/nobody")).then().statusCode(404);
     given().get(url("/queues?lane=NOPE")).then().statusCode(400);
   }
