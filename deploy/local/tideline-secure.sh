@@ -21,7 +21,7 @@
 SECURE_DIR="$RUN/secure"
 # Every principal of io.tideline.platform.security.Identity gets SCRAM credentials at format time.
 SECURE_PRINCIPALS=(gpu-telemetry-svc forecaster-svc quota-svc placement-svc preemption-svc
-  notifier-svc tideline-executor tideline-submitter tideline-operator tideline-simulator)
+  notifier-svc console tideline-executor tideline-submitter tideline-operator tideline-simulator)
 
 # Whether the stack `up` started last is the secured one.
 secure_on() { [[ -f "$SECURE_DIR/server.properties" ]]; }

@@ -1,5 +1,6 @@
 package io.tideline.cli;
 
+import io.tideline.platform.explain.Fields;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Collection;
@@ -20,25 +21,17 @@ final class Render {
     return sb.toString();
   }
 
-  /** A field of a generic record by name, or null when the record has no such field. */
+  /** A field of a record by name, or null (one implementation: platform's {@link Fields}). */
   static Object field(Object record, String name) {
-    if (record instanceof GenericRecord r && r.getSchema().getField(name) != null) {
-      return r.get(name);
-    }
-    return null;
+    return Fields.field(record, name);
   }
 
   static String text(Object record, String name) {
-    Object v = field(record, name);
-    return v == null ? null : v.toString();
+    return Fields.text(record, name);
   }
 
   static Instant instant(Object record, String name) {
-    Object v = field(record, name);
-    if (v instanceof Long l) {
-      return Instant.ofEpochMilli(l);
-    }
-    return v instanceof Instant i ? i : null;
+    return Fields.instant(record, name);
   }
 
   private static void write(StringBuilder sb, Object v, Schema schema) {

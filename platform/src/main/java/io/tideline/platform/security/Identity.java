@@ -32,6 +32,12 @@ public enum Identity {
   /** notifier-svc: plain consumers in group {@code notifier-svc} ({@code notifier.group-id}). */
   NOTIFIER("notifier-svc", Kind.SERVICE, null, "notifier-svc", "notifier"),
   /**
+   * The operator console (console/, ADR 0032): reads the topics its views fold, from their
+   * beginning, with partitions assigned directly (no consumer group, nothing committed); writes
+   * nothing. (Grafana's dashboards read Prometheus, not Kafka.)
+   */
+  CONSOLE("console", Kind.SERVICE, null, null, "console"),
+  /**
    * The executor (the Kubernetes adapter, or the simulator acting as one): carries out placements
    * and evictions, reports {@code jobs.lifecycle}. Its consumer groups start with its name.
    */
@@ -40,11 +46,11 @@ public enum Identity {
   SUBMITTER("tideline-submitter", Kind.ROLE, null, null, "users"),
   /**
    * Operators and their tools: the CLI's reads ({@code queue}, {@code quota}, {@code explain},
-   * {@code tail}, {@code audit replay}), the console and dashboards, quota and holiday documents.
+   * {@code tail}, {@code audit replay}), quota and holiday documents.
    * The CLI reads without a consumer group, so it has none.
    */
   OPERATOR("tideline-operator", Kind.ROLE, null, null, "operators", "CLI", "audit",
-      "audit replay", "console", "dashboards", "reports"),
+      "audit replay", "reports"),
   /** The digital twin as the cluster's clock (the catalogue's {@code telemetry/simulator}). */
   SIMULATOR("tideline-simulator", Kind.ROLE, null, null, "simulator");
 
