@@ -59,7 +59,10 @@ final class TokenCommand implements Runnable {
   @Command(name = "mint", description = "Print a signed bearer token for --sub with the key pair in --dir.")
   static final class Mint implements Callable<Integer> {
 
-XX, required = true, description = "The user id (JWT sub).")
+    @Spec CommandSpec spec;
+    @Mixin KeyOptions key;
+
+    @Option(names = "--sub", required = true, description = "The user id (JWT sub).")
     String subject;
 
     @Option(names = "--group", description = "A group: tenant:<name>, tideline-operators (repeatable).")
