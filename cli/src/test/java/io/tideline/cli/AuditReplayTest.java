@@ -21,6 +21,7 @@ import io.tideline.events.WorkloadClass;
 import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.placement.ledger.PlacementMeters;
 import io.tideline.placement.ledger.PlacementTopology;
+import io.tideline.platform.security.ProducerStamp;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
@@ -502,6 +503,8 @@ class AuditReplayTest {
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    // its producers stamp tideline-producer as the service does (ADR 0029)
+    ProducerStamp.configureStreams(p, name + "-svc");
     KafkaStreams streams = new KafkaStreams(topology, p);
     streams.start();
     return streams;

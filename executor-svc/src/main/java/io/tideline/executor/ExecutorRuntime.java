@@ -17,6 +17,7 @@ import io.tideline.executor.intake.PodGangs;
 import io.tideline.executor.kafka.Outputs;
 import io.tideline.executor.kube.KubeActions;
 import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.intake.EventChecks;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
@@ -218,6 +219,13 @@ public final class ExecutorRuntime implements AutoCloseable {
      * an order for another cluster is not ours.
      */
     void handle(ConsumerRecord<byte[], byte[]> r, Runnable done) {
+      // an order placement did not write is refused unread (ADR 0029): a forged eviction or
+      // binding never reaches the API server
+      String forged = Provenance.DEFAULT.refusal(r.topic(), r.headers());
+      if (forged != null) {
+        dead(r, DeadLetters.PROVENANCE, forged, done);
+        return;
+      }
       boolean decisions = r.topic().equals(TopicCatalogue.PLACEMENT_DECISIONS);
       RecordIntake.Outcome o = intake.read(r.topic(), r.key(), r.value(), r.timestamp(),
           decisions ? PlacementDecision.class : Eviction.class);

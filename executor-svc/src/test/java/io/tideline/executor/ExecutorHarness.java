@@ -19,6 +19,7 @@ import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.executor.kube.KubeActions;
 import io.tideline.executor.kube.KubeApiServer;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.topics.TopicSpec;
@@ -233,10 +234,15 @@ final class ExecutorHarness implements AutoCloseable {
 
   void publish(String topic, String key, Object value) {
     try {
-      producer.send(new ProducerRecord<>(topic, key, value)).get();
+      producer.send(new ProducerRecord<>(topic, null, key, value, owner(topic))).get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }
+  }
+
+  /** The stamp of the topic's catalogue owner: the scenarios write as placement does (ADR 0029). */
+  private static org.apache.kafka.common.header.Headers owner(String topic) {
+    return Provenance.stampOf(Provenance.ownerOf(topic));
   }
 
   /** Writes bytes as they are: what no Tideline producer writes (a hand-made or foreign record). */
@@ -246,7 +252,7 @@ final class ExecutorHarness implements AutoCloseable {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     try (var raw = new KafkaProducer<String, byte[]>(p, new StringSerializer(),
         new ByteArraySerializer())) {
-      raw.send(new ProducerRecord<>(topic, key, value)).get();
+      raw.send(new ProducerRecord<>(topic, null, key, value, owner(topic))).get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }

@@ -27,6 +27,16 @@ public final class ProducerStamp implements ProducerInterceptor<Object, Object> 
     producerConfig.put(IDENTITY, identity);
   }
 
+  /**
+   * The same for a Kafka Streams engine built by hand (tools, tests): its producers stamp
+   * {@code identity}, as the platform's {@code kafka-streams.producer.*} settings do for a service.
+   */
+  public static void configureStreams(java.util.Properties streams, String identity) {
+    streams.put("producer." + org.apache.kafka.clients.producer.ProducerConfig
+        .INTERCEPTOR_CLASSES_CONFIG, ProducerStamp.class.getName());
+    streams.put("producer." + IDENTITY, identity);
+  }
+
   @Override
   public void configure(Map<String, ?> configs) {
     Object id = configs.get(IDENTITY);
