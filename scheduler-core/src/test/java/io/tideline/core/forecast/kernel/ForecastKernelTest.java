@@ -245,6 +245,48 @@ class ForecastKernelTest {
   }
 
   @Test
+  void shouldNotShrinkTheNextForecastAfterAnAllStaleWindow() {
+    KernelRun withStale = new KernelRun();
+    KernelRun steady = new KernelRun();
+    for (KernelRun k : List.of(withStale, steady)) {
+      risingHistory(k);
+      k.usage("chat", 10, at(D, "07:00"), 60, 4);
+    }
+    // 08:00-08:40: every GPU of the fleet reports STALE for withStale (the collector lost its
+    // source: samples arrive, none carries a figure), while the other run reads 10 GPUs in use
+    for (int m = 0; m < 40; m++) {
+      Instant t = at(D, "08:00").plusSeconds(60L * m + 30);
+      for (int g = 0; g < 10; g++) {
+        withStale.feed(stale("chat-gpu-" + g, null, t));
+      }
+      for (int g = 0; g < 4; g++) {
+        withStale.feed(stale("spare-gpu-" + g, null, t));
+      }
+      withStale.tick(at(D, "08:00").plusSeconds(60L * (m + 1)));
+    }
+    steady.usage("chat", 10, at(D, "08:00"), 40, 4);
+    for (KernelRun k : List.of(withStale, steady)) {
+      k.usage("chat", 10, at(D, "08:40"), 4, 4);
+      k.ticks(at(D, "08:44:10"), at(D, "08:45:00"), TEN_SECONDS);
+    }
+
+    Forecast afterStale = forecastOf(withStale, at(D, "09:00"));
+    Forecast withData = forecastOf(steady, at(D, "09:00"));
+    // past the 2-minute carry the STALE minutes are unknown: not recorded, so not zero demand
+    assertThat(withStale.state.histories().get("chat").slotMean(at(D, "08:15"))).isEmpty();
+    assertThat(totals(withStale).get(Count.MINUTE_SKIPPED_UNKNOWN)).isEqualTo(40 - 2);
+    assertThat(afterStale.forecast().p50())
+        .isGreaterThanOrEqualTo(withData.forecast().p50() - 0.01);
+    assertThat(afterStale.forecast().p90())
+        .isGreaterThanOrEqualTo(withData.forecast().p90() - 0.01);
+  }
+
+  private static Forecast forecastOf(KernelRun k, Instant slotStart) {
+    return k.all(Forecast.class).stream()
+        .filter(f -> f.forecast().slotStart().equals(slotStart)).findFirst().orElseThrow();
+  }
+
+  @Test
   void shouldOverIssueOnUnderForecastWithinThePoolAndMeasureIt() {
     KernelRun k = new KernelRun();
     for (int n = 1; n <= 3; n++) {
