@@ -72,7 +72,7 @@ public final class InferenceDemand {
     double rpsPerGpu = maxRate / (config.onlinePeakShare() * config.fleetGpus());
     DemandScaler scaler = new DemandScaler(new DemandShapeConfig(rpsPerGpu,
         shapeDefaults.dailyMinimumAt(), shapeDefaults.smoothing(), shapeDefaults.dayStart(),
-        shapeDefaults.dayEnd(), shapeDefaults.tidalDayShare()));
+        shapeDefaults.dayEnd()));
     // 3. per service and step: aligned trace value × share × seeded noise
     long stepSeconds = step.toSeconds();
     long traceSeconds = n * stepSeconds;

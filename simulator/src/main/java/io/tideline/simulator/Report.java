@@ -36,6 +36,10 @@ import java.util.function.ToDoubleFunction;
  *       per useful GPU-hour, relative to the hard split.
  *   <li><b>job completion time</b>: submission to completion of completed offline jobs, hours.
  *   <li><b>fairness</b>: Jain's index over tenants of received ÷ demanded GPU-hours.
+ *   <li><b>F3 over-issues</b> and <b>over-issued GPU-hours</b>: how often the under-forecast
+ *       fallback lent shared-pool GPUs beyond the reservation and how many GPU-hours it held,
+ *       from the ledger placement applied, not the forecaster's intentions
+ *       ({@link OverIssueMeter}).
  * </ul>
  */
 public final class Report {
@@ -85,6 +89,8 @@ public final class Report {
     rows.add(new Row("preemption decisions", "", "%.0f", r -> r.preemptionDecisions()));
     rows.add(new Row("defrag migrations", "", "%.0f", r -> r.migrations()));
     rows.add(new Row("forecast reservations", "", "%.0f", r -> r.reservations()));
+    rows.add(new Row("F3 over-issues", "", "%.0f", r -> r.overIssues()));
+    rows.add(new Row("F3 over-issued GPU-hours", "", "%.1f", SimResult::overIssuedGpuHours));
     rows.add(new Row("offline jobs completed / submitted", "", "%s", r -> Double.NaN));
   }
 

@@ -27,6 +27,8 @@ package io.tideline.simulator;
  * @param preemptionDecisions preemption decisions that evicted someone
  * @param migrations defragmentation migrations executed
  * @param reservations F2 reservations issued
+ * @param overIssues F3 over-issues that held GPUs, from the applied ledger ({@link OverIssueMeter})
+ * @param overIssuedGpuHours GPU-hours those over-issues held
  * @param jobsSubmitted offline jobs submitted
  * @param jobsCompleted offline jobs completed
  * @param onlineScaleUps online instances requested by scale-up
@@ -54,6 +56,8 @@ public record SimResult(
     long preemptionDecisions,
     long migrations,
     long reservations,
+    long overIssues,
+    double overIssuedGpuHours,
     long jobsSubmitted,
     long jobsCompleted,
     long onlineScaleUps,
@@ -69,7 +73,8 @@ public record SimResult(
         nightPoolOccupancy, troughUtilisation, preemptionsPerJobDay, ineffectivePreemptionShare,
         effectiveComputeShare, bigJobQueueMedianMinutes, allocationRate, crossDomainShare,
         crossDomainShareAll, unitCost, jctP50Hours, jctP99Hours, jainFairness, usefulGpuHours,
-        evictions, preemptionDecisions, migrations, reservations, jobsSubmitted, jobsCompleted,
+        evictions, preemptionDecisions, migrations, reservations, overIssues, overIssuedGpuHours,
+        jobsSubmitted, jobsCompleted,
         onlineScaleUps, timeline);
   }
 }

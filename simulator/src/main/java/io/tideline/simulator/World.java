@@ -140,6 +140,7 @@ public final class World {
   private long evictions;
   private long migrations;
   private long reservations;
+  private final OverIssueMeter overIssues = new OverIssueMeter();
   private long offlinePlacements;
   private long multiNodePlacements;
   private long crossDomainPlacements;
@@ -481,7 +482,9 @@ public final class World {
       } else if (v instanceof Eviction e) {
         evicted(e);
       } else if (v instanceof LedgerChange c) {
-        ledger = ledger.apply(new Journal(), ClusterMapping.change(c)).state();
+        io.tideline.core.cluster.state.LedgerChange change = ClusterMapping.change(c);
+        ledger = ledger.apply(new Journal(), change).state();
+        overIssues.apply(change);
       } else if (v instanceof io.tideline.events.CapacityReservation c
           && c.getAction() == io.tideline.events.ReservationAction.RESERVE) {
         reservations++;
@@ -941,7 +944,8 @@ public final class World {
         useful == 0 ? 0 : scenario.fleetCost() / useful,
         Stats.quantile(jcts, 0.5), Stats.quantile(jcts, 0.99),
         Stats.jainFairness(tenantDemanded, tenantReceived),
-        useful, evictions, preemptions.size(), migrations, reservations, submitted, completed,
+        useful, evictions, preemptions.size(), migrations, reservations,
+        overIssues.overIssues(), overIssues.gpuHours(now), submitted, completed,
         scaleUps, timeline);
   }
 

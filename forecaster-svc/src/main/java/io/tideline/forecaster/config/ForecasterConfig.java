@@ -135,7 +135,7 @@ public interface ForecasterConfig {
   Duration calibrationWindow();
 
   /** Added to a quantile's level before it is read off the recent errors (drift allowance). */
-  @WithDefault("0.03")
+  @WithDefault("0.02")
   double coverageMargin();
 
   /** Settled forecasts needed before the calibrated quantile is used. */
@@ -154,6 +154,20 @@ public interface ForecasterConfig {
   @WithDefault("PT24H")
   Duration persistenceLookback();
 
+  /**
+   * How many recent slots the last known level averages (the slots with data in this window
+   * ending at the latest one, each carried along the day's shape).
+   */
+  @WithDefault("PT40M")
+  Duration persistenceWindow();
+
+  /**
+   * Calibrate the quantiles only on settled forecasts within this band of the target's time of
+   * day (PT0S: on all of them).
+   */
+  @WithDefault("PT0S")
+  Duration calibrationBand();
+
   /** Ratio of actual to same-slot median beyond which a settled slot counts to a level shift. */
   @WithDefault("2.0")
   double shiftRatio();
@@ -166,7 +180,8 @@ public interface ForecasterConfig {
   default ForecastSettings settings(String cluster, String service) {
     CalibrationConfig calibration = new CalibrationConfig(seasonalWeight(), calibrationWindow(),
         coverageMargin(), minResiduals(), coldStartMinMargin(), coldStartSpreadFactor(),
-        persistenceLookback(), shiftRatio(), shiftConfirm());
+        persistenceLookback(), persistenceWindow(), calibrationBand(), shiftRatio(),
+        shiftConfirm());
     return new ForecastSettings(service, new ForecastKernelConfig(cluster, zone(),
         new ForecastConfig(slotLength(), windowDays(), holidayWindowDays(), minHolidayDays(),
             holidayFallbackFactor(), sketchRelativeAccuracy(), levelWindow(), maxLevelFactor(),

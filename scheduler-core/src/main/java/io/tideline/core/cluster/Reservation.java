@@ -31,6 +31,17 @@ public record Reservation(
     gpus = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(gpus));
   }
 
+  /**
+   * Suffix of the id of an F3 over-issue: placement keeps it beside the reservation it extends
+   * ({@code <reservation id>#over-issue}); it never evicts anyone.
+   */
+  public static final String OVER_ISSUE_SUFFIX = "#over-issue";
+
+  /** Whether this is an F3 over-issue from the shared pool rather than an F2 reservation. */
+  public boolean isOverIssue() {
+    return id.endsWith(OVER_ISSUE_SUFFIX);
+  }
+
   /** Whether the reservation still holds its GPUs at {@code now} (not yet released). */
   public boolean activeAt(Instant now) {
     return releasedAt == null || now.isBefore(releasedAt);

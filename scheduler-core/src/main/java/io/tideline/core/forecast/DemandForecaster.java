@@ -20,15 +20,18 @@ import java.util.OptionalDouble;
  *       same slot over the regular days of the last two weeks (holidays from holidays), scaled by
  *       how the last hour compares with its own same-slot medians. It knows the shape of a day.
  *   <li><b>Blend with the last known level</b>: the median is
- *       {@code w · same-slot + (1 − w) · last · m(target) / m(last)}, where {@code last} is the
- *       mean usage of the latest complete slot with data, carried along the day's shape by the
- *       ratio of the two slots' same-slot medians {@code m} (when both exist), and
+ *       {@code w · same-slot + (1 − w) · mean of last(j) · m(target) / m(j)}, over the complete
+ *       slots {@code j} with data in the {@link CalibrationConfig#persistenceWindow()} ending at
+ *       the latest one with data: each slot's mean usage carried along the day's shape by the
+ *       ratio of the two slots' same-slot medians {@code m} (slots without a median count, uncarried,
+ *       only when no slot of the window has one), and
  *       {@code w} = {@link CalibrationConfig#seasonalWeight()}. The level factor compares the last
  *       hour with its medians; the last slot is the freshest level there is. Persistence (the
  *       last slot as is) is hard to beat 15 minutes ahead on a noisy trace and lags on a steep
  *       tide; carried along the shape and averaged with the hour's level it beats both on every
  *       trace of docs/forecast-accuracy.md. It also keeps the median right when the same-slot
- *       history is wrong (after a change of regime).
+ *       history is wrong (after a change of regime). Averaging a few slots (40 min) rather than
+ *       taking the last alone keeps one slot's noise out of the median (ADR 0028).
  *   <li><b>Quantiles calibrated on recent errors</b>: the reservation quantile is
  *       {@code median × r}, where {@code r} is the (q + margin)-quantile of actual / forecast median
  *       over the forecasts settled in the last {@link CalibrationConfig#calibrationWindow()}
@@ -105,29 +108,50 @@ public final class DemandForecaster {
           "a level shift was detected then; older same-slot history is not used"));
     }
     Last last = lastLevel(history, asOf);
-    double[] ratios = ratios(calibration);
+    double[] ratios = ratios(calibration, grid, slotStart);
     boolean calibrated = ratios.length >= settings.minResiduals();
 
     // 2. With same-slot history: blend the median, calibrate (or rescale) the quantiles.
     if (seasonal.basis() != ForecastBasis.NO_HISTORY) {
       double p50 = seasonal.p50();
       if (last != null) {
-        // The last level carried along the day's shape: x median(target) / median(its slot).
-        double carried = last.mean();
-        OptionalDouble from = slots.sameSlotMedian(history, calendar, last.slotStart(),
-            calibration.shiftAt());
+        // The last level carried along the day's shape: x median(target) / median(its slot),
+        // averaged over the slots with data in the persistence window ending at the last one.
         OptionalDouble to = slots.sameSlotMedian(history, calendar, slotStart,
             calibration.shiftAt());
-        if (from.isPresent() && to.isPresent() && from.getAsDouble() > 0) {
-          carried = last.mean() * to.getAsDouble() / from.getAsDouble();
+        // A slot without a same-slot median cannot be carried: it counts only if none can.
+        double carried = 0;
+        int n = 0;
+        double raw = 0;
+        int rawN = 0;
+        for (Instant t = last.slotStart(); t.isAfter(last.slotStart()
+            .minus(settings.persistenceWindow())); t = t.minus(grid.slotLength())) {
+          OptionalDouble mean = history.slotMean(t);
+          if (mean.isEmpty()) {
+            continue;
+          }
+          OptionalDouble from = slots.sameSlotMedian(history, calendar, t, calibration.shiftAt());
+          if (from.isPresent() && to.isPresent() && from.getAsDouble() > 0) {
+            carried += mean.getAsDouble() * to.getAsDouble() / from.getAsDouble();
+            n++;
+          } else {
+            raw += mean.getAsDouble();
+            rawN++;
+          }
+        }
+        if (n > 0) {
+          carried /= n;
+        } else {
+          carried = raw / rawN;
+          n = rawN;
         }
         p50 = settings.seasonalWeight() * seasonal.p50()
             + (1 - settings.seasonalWeight()) * carried;
         trace.add(new TraceEntry(subject, RULE_BLEND, String.format(Locale.ROOT, "p50 %.2f",
             p50), String.format(Locale.ROOT, "%.2f x same-slot %.2f + %.2f x last level %.2f "
-            + "(slot %s) carried along the day's shape to %.2f", settings.seasonalWeight(),
-            seasonal.p50(), 1 - settings.seasonalWeight(), last.mean(), last.slotStart(),
-            carried)));
+            + "(slot %s; %d slot(s) of the last %s) carried along the day's shape to %.2f",
+            settings.seasonalWeight(), seasonal.p50(), 1 - settings.seasonalWeight(),
+            last.mean(), last.slotStart(), n, settings.persistenceWindow(), carried)));
       }
       double[] q;
       if (calibrated) {
@@ -277,10 +301,33 @@ public final class DemandForecaster {
         && history.grid().slotStart(history.days().first(), 0).isBefore(at);
   }
 
-  private static double[] ratios(Calibration calibration) {
-    double[] r = new double[calibration.settled().size()];
+  /**
+   * Actual / median of the settled forecasts, sorted; with a {@link
+   * CalibrationConfig#calibrationBand()}, only those whose slot's time of day is within the band
+   * of {@code slotStart}'s (all of them while fewer than {@code minResiduals} are).
+   */
+  private double[] ratios(Calibration calibration, SlotGrid grid, Instant slotStart) {
+    List<Calibration.Settled> all = calibration.settled();
+    List<Calibration.Settled> use = all;
+    if (!settings.calibrationBand().isZero()) {
+      long day = Duration.ofDays(1).toSeconds();
+      long slot = grid.slotLength().toSeconds();
+      long target = grid.slotIndex(slotStart) * slot;
+      long band = settings.calibrationBand().toSeconds();
+      use = new ArrayList<>();
+      for (Calibration.Settled x : all) {
+        long d = Math.abs(grid.slotIndex(x.slotStart()) * slot - target);
+        if (Math.min(d, day - d) <= band) {
+          use.add(x);
+        }
+      }
+      if (use.size() < settings.minResiduals()) {
+        use = all;
+      }
+    }
+    double[] r = new double[use.size()];
     for (int i = 0; i < r.length; i++) {
-      r[i] = calibration.settled().get(i).ratio();
+      r[i] = use.get(i).ratio();
     }
     java.util.Arrays.sort(r);
     return r;

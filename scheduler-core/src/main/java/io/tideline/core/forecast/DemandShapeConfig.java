@@ -45,28 +45,4 @@ public record DemandShapeConfig(
       throw new IllegalArgumentException("daytime window must not wrap midnight");
     }
   }
-
-  /**
-   * The settings of the constructor that took an assumed day share, which is ignored: nothing
-   * may assume one (issue #21).
-   *
-   * @deprecated the day share is measured ({@link TraceAlignment#dayShare()}), never configured;
-   *     use the five-argument constructor
-   */
-  @Deprecated(forRemoval = true)
-  public DemandShapeConfig(double requestsPerSecondPerGpu, LocalTime dailyMinimumAt,
-      Duration smoothing, LocalTime dayStart, LocalTime dayEnd, double ignoredDayShare) {
-    this(requestsPerSecondPerGpu, dailyMinimumAt, smoothing, dayStart, dayEnd);
-  }
-
-  /**
-   * W2's stated figure, kept for callers of the removed component.
-   *
-   * @deprecated no decision may use a day share; compare a measured one with
-   *     {@link #W2_STATED_DAY_SHARE} explicitly
-   */
-  @Deprecated(forRemoval = true)
-  public double tidalDayShare() {
-    return W2_STATED_DAY_SHARE;
-  }
 }

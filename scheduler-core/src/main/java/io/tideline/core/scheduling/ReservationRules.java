@@ -42,7 +42,7 @@ import java.util.TreeSet;
  */
 final class ReservationRules {
 
-  static final String OVER_ISSUE = "#over-issue";
+  static final String OVER_ISSUE = Reservation.OVER_ISSUE_SUFFIX;
   /** Subject prefix of a reservation start: the preemptor id of its request and decision. */
   static final String SUBJECT = "reservation/";
 
@@ -154,7 +154,7 @@ final class ReservationRules {
     Topology topo = snap.topology();
     for (Reservation r : List.copyOf(c.cluster.reservations().values())) {
       String key = SUBJECT + r.id();
-      if (r.id().endsWith(OVER_ISSUE) || r.startsAt().isAfter(c.now) || !r.activeAt(c.now)
+      if (r.isOverIssue() || r.startsAt().isAfter(c.now) || !r.activeAt(c.now)
           || c.pending.has(key)) {
         continue;
       }

@@ -221,27 +221,61 @@ class ForecastKernelTest {
 
   @Test
   void shouldTreatAMinuteNobodyReportedAsMissingAndKeepTheForecast() {
-    KernelRun withGap = new KernelRun();
-    KernelRun without = new KernelRun();
-    for (KernelRun k : List.of(withGap, without)) {
-      risingHistory(k);
-      k.usage("chat", 10, at(D, "07:00"), 60, 4);
-    }
+    KernelRun withGap = steadyMorning();
+    KernelRun without = steadyMorning();
     // 08:00-08:40: telemetry is down for withGap (no sample at all), steady for the other
     withGap.ticks(at(D, "08:00:10"), at(D, "08:40:00"), Duration.ofMinutes(1));
     without.usage("chat", 10, at(D, "08:00"), 40, 4);
-    for (KernelRun k : List.of(withGap, without)) {
-      k.usage("chat", 10, at(D, "08:40"), 4, 4);
-      k.ticks(at(D, "08:44:10"), at(D, "08:45:00"), TEN_SECONDS);
-    }
 
-    Forecast gap = withGap.all(Forecast.class).stream()
-        .filter(f -> f.forecast().slotStart().equals(at(D, "09:00"))).findFirst().orElseThrow();
-    Forecast steady = without.all(Forecast.class).stream()
-        .filter(f -> f.forecast().slotStart().equals(at(D, "09:00"))).findFirst().orElseThrow();
+    Forecast gap = forecastAt0900(withGap);
+    Forecast steady = forecastAt0900(without);
     assertThat(withGap.state.histories().get("chat").slotMean(at(D, "08:15"))).isEmpty();
     assertThat(gap.forecast().p50()).isGreaterThanOrEqualTo(steady.forecast().p50() - 0.01);
     assertThat(gap.forecast().p90()).isGreaterThanOrEqualTo(steady.forecast().p90() - 0.01);
+  }
+
+  @Test
+  void shouldNotShrinkTheNextForecastAfterAnAllStaleWindow() {
+    KernelRun withStale = steadyMorning();
+    KernelRun steady = steadyMorning();
+    // 08:00-08:40: every GPU of the fleet reports STALE for withStale (the collector lost its
+    // source: samples arrive, none carries a figure), while the other run reads 10 GPUs in use
+    for (int m = 0; m < 40; m++) {
+      Instant t = at(D, "08:00").plusSeconds(60L * m + 30);
+      for (int g = 0; g < 10; g++) {
+        withStale.feed(stale("chat-gpu-" + g, null, t));
+      }
+      for (int g = 0; g < 4; g++) {
+        withStale.feed(stale("spare-gpu-" + g, null, t));
+      }
+      withStale.tick(at(D, "08:00").plusSeconds(60L * (m + 1)));
+    }
+    steady.usage("chat", 10, at(D, "08:00"), 40, 4);
+    Forecast afterStale = forecastAt0900(withStale);
+    Forecast withData = forecastAt0900(steady);
+    assertThat(afterStale.forecast().p50())
+        .isGreaterThanOrEqualTo(withData.forecast().p50() - 0.01);
+    assertThat(afterStale.forecast().p90())
+        .isGreaterThanOrEqualTo(withData.forecast().p90() - 0.01);
+    // past the 2-minute carry the STALE minutes are unknown: not recorded, so not zero demand
+    assertThat(withStale.state.histories().get("chat").slotMean(at(D, "08:15"))).isEmpty();
+    assertThat(totals(withStale).get(Count.MINUTE_SKIPPED_UNKNOWN)).isEqualTo(40 - 2);
+  }
+
+  /** The rising history, then 10 GPUs steady 07:00-08:00 (idle spares 4). */
+  private static KernelRun steadyMorning() {
+    KernelRun k = new KernelRun();
+    risingHistory(k);
+    k.usage("chat", 10, at(D, "07:00"), 60, 4);
+    return k;
+  }
+
+  /** Telemetry back at 08:40 (10 GPUs), ticks to the 08:45 reserve instant: the 09:00 forecast. */
+  private static Forecast forecastAt0900(KernelRun k) {
+    k.usage("chat", 10, at(D, "08:40"), 4, 4);
+    k.ticks(at(D, "08:44:10"), at(D, "08:45:00"), TEN_SECONDS);
+    return k.all(Forecast.class).stream()
+        .filter(f -> f.forecast().slotStart().equals(at(D, "09:00"))).findFirst().orElseThrow();
   }
 
   @Test
