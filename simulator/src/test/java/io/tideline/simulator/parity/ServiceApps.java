@@ -1,6 +1,7 @@
 package io.tideline.simulator.parity;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tideline.platform.security.ProducerStamp;
 import io.tideline.core.forecast.kernel.ForecastKernelConfig;
 import io.tideline.core.preemption.kernel.PreemptionPolicy;
 import io.tideline.forecaster.config.ForecastSettings;
@@ -103,6 +104,9 @@ final class ServiceApps implements AutoCloseable {
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10000);
     p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2000);
+    // Its records carry the service's provenance stamp, as the service's own config gives it
+    // (ADR 0029): without it placement dead-letters every decision preemption sends it.
+    ProducerStamp.configureStreams(p, name + "-svc");
     KafkaStreams streams = new KafkaStreams(topology, p);
     CountDownLatch up = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
