@@ -118,19 +118,12 @@ public final class ForecastTopology {
         .process(() -> new TelemetryStage(serdes, validator, settings.service(), meters),
             Named.as("telemetry-stage"));
     accepted.add(split(telemetry, "telemetry", outs));
-    for (Map.Entry<String, String[]> input : Map.of(
-        TopicCatalogue.CLUSTER_CLOCK, new String[] {"clock", "ClockTick"},
-        FORECAST_HOLIDAYS, new String[] {"holidays", "Holiday"},
-        TopicCatalogue.JOBS_SUBMITTED, new String[] {"jobs", "JobSubmitted"},
-        TopicCatalogue.JOBS_LIFECYCLE, new String[] {"lifecycle", "JobLifecycle"},
-        TopicCatalogue.CLUSTER_INVENTORY, new String[] {"inventory", "NodeInventory"})
-        .entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
-      String name = input.getValue()[0];
+    for (Input input : INPUTS) {
       KStream<byte[], Out> intake = builder
-          .stream(input.getKey(), Consumed.with(bytes, bytes).withName(name + "-in"))
-          .process(() -> new InputIntake(input.getKey(), input.getValue()[1], host, serdes,
-              settings.service(), meters), Named.as(name + "-intake"));
-      accepted.add(split(intake, name, outs));
+          .stream(input.topic(), Consumed.with(bytes, bytes).withName(input.name() + "-in"))
+          .process(() -> new InputIntake(input.topic(), input.schema(), host, serdes,
+              settings.service(), meters), Named.as(input.name() + "-intake"));
+      accepted.add(split(intake, input.name(), outs));
     }
 
     // 2. The kernel: one task reads every input's envelopes, decides on the ticks.
@@ -145,6 +138,20 @@ public final class ForecastTopology {
         .to((key, out, ctx) -> out.topic(), Produced.with(bytes, outs).withName("kernel-out"));
     return builder.build();
   }
+
+  /**
+   * An input topic of the kernel besides telemetry: the processor names derive from {@code name}
+   * ({@code <name>-in}, {@code <name>-intake}), {@code schema} is the record it must carry.
+   */
+  record Input(String topic, String name, String schema) {}
+
+  /** The kernel's other inputs, in topic order (the topology's processor order). */
+  static final List<Input> INPUTS = List.of(
+      new Input(TopicCatalogue.CLUSTER_CLOCK, "clock", "ClockTick"),
+      new Input(TopicCatalogue.CLUSTER_INVENTORY, "inventory", "NodeInventory"),
+      new Input(FORECAST_HOLIDAYS, "holidays", "Holiday"),
+      new Input(TopicCatalogue.JOBS_LIFECYCLE, "lifecycle", "JobLifecycle"),
+      new Input(TopicCatalogue.JOBS_SUBMITTED, "jobs", "JobSubmitted"));
 
   /**
    * Sends an intake's dead letters to their sink and returns its accepted envelopes, moved to a
