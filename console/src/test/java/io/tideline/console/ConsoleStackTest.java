@@ -112,7 +112,7 @@ class ConsoleStackTest {
         PreemptionOutcome.REFUSED, 1.0, List.of()));
     // quota's reclaims name a queue as preemptor: a job id with a slash has its page too
     send(TopicCatalogue.PREEMPTION_DECISIONS, "c1", preempt("d-reclaim", "guarantee-reclaim/search",
-        rise, PreemptionOutcome.REFUSED, 1.0, List.of()));
+        "GUARANTEE_RECLAIM", rise, PreemptionOutcome.REFUSED, 1.0, List.of()));
     send(TopicCatalogue.EVICTIONS, "train-1", eviction("e1", "train-1", "d1", rise.plusSeconds(6)));
     send(TopicCatalogue.NOTICES, "bob", notice("n1", "train-1", "d1", rise.plusSeconds(8)));
     send(TopicCatalogue.PLACEMENT_DECISIONS, "c1", placed("web-1", rise.plusSeconds(40), "n01", 8));

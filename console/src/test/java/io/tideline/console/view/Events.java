@@ -61,14 +61,31 @@ public final class Events {
 
   public static PreemptionDecision preempt(String id, String preemptor, Instant at,
       PreemptionOutcome outcome, double preemptorScore, List<Victim> victims) {
+    return preempt(id, preemptor, "UNPLACEABLE", at, outcome, preemptorScore, victims);
+  }
+
+  /**
+   * A decision as the planner writes it: a PREEMPT's cost is its victims' and its gain beats it;
+   * a REFUSED one found no victim above the score threshold, so it names none and costs nothing.
+   */
+  public static PreemptionDecision preempt(String id, String preemptor, String trigger,
+      Instant at, PreemptionOutcome outcome, double preemptorScore, List<Victim> victims) {
+    boolean preempts = outcome == PreemptionOutcome.PREEMPT;
+    double cost = victims.stream().mapToDouble(Victim::getCostGpuHours).sum();
+    double gain = preempts ? 6.0 : 0.0;
+    double ratio = preemptorScore / victims.stream().mapToDouble(Victim::getScore).max().orElse(1);
+    List<RuleTraceEntry> trace = preempts
+        ? List.of(step(preemptor, "score-threshold", "PASSED", String.format(java.util.Locale.ROOT,
+            "score ratio %.2f >= 1.50", ratio)),
+            step(id, "cost-vs-gain", "TAKEN", String.format(java.util.Locale.ROOT,
+                "gain %.2f GPU-h vs cost %.2f GPU-h", gain, cost)))
+        : List.of(step(preemptor, "score-threshold", "REFUSED",
+            "no running job with a score ratio >= 1.50"));
     return PreemptionDecision.newBuilder().setDecisionId(id).setRequestId("r-" + id)
         .setCluster("c1").setPreemptorJobId(preemptor).setDecidedAt(at).setOutcome(outcome)
-        .setPreemptorScore(preemptorScore).setVictims(victims).setTotalCostGpuHours(1.5)
-        .setGainGpuHours(6.0).setLedgerVersion(3).setPolicyVersion("test")
-        .setTrace(List.of(step(preemptor, "score-threshold", "PASSED", "score ratio 2.00 >= 1.50"),
-            step(id, "cost-vs-gain", outcome == PreemptionOutcome.PREEMPT ? "TAKEN" : "REFUSED",
-                "gain 6.00 GPU-h vs cost 1.50 GPU-h")))
-        .setTrigger("UNPLACEABLE").build();
+        .setPreemptorScore(preemptorScore).setVictims(victims).setTotalCostGpuHours(cost)
+        .setGainGpuHours(gain).setLedgerVersion(3).setPolicyVersion("test")
+        .setTrace(trace).setTrigger(trigger).build();
   }
 
   public static Eviction eviction(String id, String jobId, String decisionId, Instant at) {
