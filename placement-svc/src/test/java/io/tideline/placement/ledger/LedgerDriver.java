@@ -199,6 +199,24 @@ final class LedgerDriver implements AutoCloseable {
   }
 
   /**
+   * Quota names jobs to reclaim ({@code quota.reclaims}, stamped by quota-svc): {@code jobId}
+   * itself for SHRINK/RECLAIM, {@code borrowers} for GUARANTEE.
+   */
+  void quotaReclaim(String jobId, io.tideline.events.ReclaimAction action, List<String> borrowers,
+      int recommendedGpus, Instant at) {
+    List<io.tideline.events.ReclaimBorrower> bs = new ArrayList<>();
+    borrowers.forEach(b -> bs.add(new io.tideline.events.ReclaimBorrower(b, "q", 8.0, 8.0)));
+    boolean guarantee = action == io.tideline.events.ReclaimAction.GUARANTEE;
+    send(TopicCatalogue.QUOTA_RECLAIMS, jobId, io.tideline.events.QuotaReclaim.newBuilder()
+        .setJobId(jobId).setTenant("search").setQueue("q").setAction(action).setCurrentGpus(8)
+        .setRecommendedGpus(recommendedGpus).setPeakUtilisation(0.1).setReason("idle")
+        .setDecidedAt(at).setPolicyVersion("q1").setBorrowers(bs)
+        .setBeneficiaryJobId(guarantee ? jobId : null)
+        .setReclaimId(guarantee ? CLUSTER + "/guarantee/" + jobId + "/" + at.toEpochMilli() : null)
+        .build(), at);
+  }
+
+  /**
    * Preemption's answer with {@code trigger} (RESERVATION_START, IDLE_RECLAIM): decision id
    * {@code requestId + "/decision"}, as preemption-svc names them.
    */

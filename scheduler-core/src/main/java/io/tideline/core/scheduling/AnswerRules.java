@@ -48,7 +48,8 @@ import java.util.TreeSet;
  * leaves it when its eviction is applied, when the job stops, and
  * {@link PlacementPolicy.ReclaimNaming#ttl} after quota named it. Quota's reclaim and
  * preemption's answer travel on different topics, so the answer may come first: an answer with a
- * victim no open reclaim names is <em>parked</em> and re-checked at every tick (after the tick's
+ * victim no open reclaim names (checked after staleness: a stale answer is refused at once) is
+ * <em>parked</em> and re-checked at every tick (after the tick's
  * inputs), applied once every victim is named, refused — "not named by quota's reclaim", counted
  * {@code unnamed} — once the tick reaches its decision time plus
  * {@link PlacementPolicy.ReclaimNaming#unnamedWait}. Cluster time only: the same inputs park,
@@ -257,6 +258,12 @@ final class AnswerRules {
       c.count("preemption_decision", "refused");
       return;
     }
+    Set<String> victims = victims(a);
+    String stale = victimsStale(c, a, victims);
+    if (stale != null) {
+      refuseStale(c, a, a.subject(), stale);
+      return;
+    }
     List<String> unnamed = unnamed(c, a);
     if (!unnamed.isEmpty()) {
       java.time.Instant until = a.decidedAt().plus(policy.reclaimNaming().unnamedWait());
@@ -269,12 +276,6 @@ final class AnswerRules {
           "victim(s) " + unnamed + " not named by quota's reclaim ("
           + a.trigger().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ") by " + until
           + ": placement evicts only the jobs quota named")));
-      return;
-    }
-    Set<String> victims = victims(a);
-    String stale = victimsStale(c, a, victims);
-    if (stale != null) {
-      refuseStale(c, a, a.subject(), stale);
       return;
     }
     for (AnswerVictim v : a.victims()) {
