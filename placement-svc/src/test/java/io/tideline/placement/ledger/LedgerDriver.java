@@ -241,6 +241,31 @@ final class LedgerDriver implements AutoCloseable {
         .setLedgerVersion(ledgerVersion).setPolicyVersion("p1").setTrigger(trigger).build(), at);
   }
 
+  /**
+   * The state a restart would restore from the ledger store now: every table of the store read
+   * back through the host's {@code restore}, as the processor does at init.
+   */
+  io.tideline.core.scheduling.PlacementState restored() {
+    io.tideline.platform.kernel.PlacementHost host =
+        new io.tideline.platform.kernel.PlacementHost(PlacementPolicy.defaults(CLUSTER));
+    Map<String, Map<String, org.apache.avro.specific.SpecificRecord>> tables =
+        new java.util.HashMap<>();
+    org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+        driver.getKeyValueStore(PlacementTopology.STORE);
+    try (var it = store.all()) {
+      while (it.hasNext()) {
+        var kv = it.next();
+        int a = kv.key.indexOf('|');
+        int b = kv.key.indexOf('|', a + 1);
+        String table = kv.key.substring(a + 1, b);
+        tables.computeIfAbsent(table, t -> new java.util.HashMap<>()).put(kv.key.substring(b + 1),
+            io.tideline.platform.kernel.StoreCodec.decode(host.storeTypes().get(table), kv.value));
+      }
+    }
+    return host.restore(tables, (topic, bytes) ->
+        (org.apache.avro.specific.SpecificRecord) des.deserialize(topic, bytes));
+  }
+
   // ------------------------------------------------------------------ outputs
 
   List<PlacementDecision> decisions() {

@@ -303,6 +303,28 @@ class ReclaimDecisionsTest {
       assertThat(why.getDetail()).startsWith("victim(s) [train-a] not named by quota's reclaim");
     }
 
+    /** A restart restores quota's namings and the parked answers exactly (the store's tables). */
+    @Test
+    void shouldRestoreTheJobsQuotaNamedAndTheAnswersWaitingForQuota() {
+      long bound = placedAt(d.decisions(), "train-a");
+      d.quotaReclaim("train-a", ReclaimAction.RECLAIM, List.of(), 0, t(30));
+      d.reclaimDecision("SHRINK", "c1/shrink/train-a/1", "shrink/train-a", bound,
+          PreemptionOutcome.PREEMPT, List.of("train-a"), t(60));
+
+      io.tideline.core.scheduling.PlacementState s = d.restored();
+
+      assertThat(s.named().get("RECLAIM/train-a")).isEqualTo(
+          new io.tideline.core.scheduling.ReclaimNamed("train-a",
+              io.tideline.core.scheduling.PlacementInput.Reclaim.Action.RECLAIM, "", 0, t(30)));
+      assertThat(s.parked().get("c1/shrink/train-a/1/decision")).satisfies(a -> {
+        assertThat(a.trigger()).isEqualTo(
+            io.tideline.core.scheduling.PlacementInput.PreemptionAnswer.Trigger.SHRINK);
+        assertThat(a.victims()).extracting(v -> v.jobId()).containsExactly("train-a");
+        assertThat(a.decidedAt()).isEqualTo(t(60));
+        assertThat(a.ledgerVersion()).isEqualTo(bound);
+      });
+    }
+
     /** Quota's reclaim travels on its own topic: a decision that overtook it waits for it. */
     @Test
     void shouldApplyADecisionThatOvertookQuotasReclaimOnceTheReclaimArrives() {
