@@ -108,6 +108,20 @@ public interface PlacementSettings {
   @WithDefault("PT1M")
   Duration positionTolerance();
 
+  /**
+   * ADR 0029: a job quota named in a reclaim stays named this long (quota re-requests a
+   * GUARANTEE every 5 min by default, renewing it).
+   */
+  @WithDefault("PT15M")
+  Duration reclaimNamedTtl();
+
+  /**
+   * ADR 0029: a reclaim-triggered decision of preemption naming a job quota has not (yet) named
+   * waits this long after its decision time for quota's reclaim, then is refused.
+   */
+  @WithDefault("PT2M")
+  Duration unnamedReclaimAnswerWait();
+
   /** The kernel's policy as a plain value for the topology factory. */
   default PlacementPolicy policy(String cluster) {
     return new PlacementPolicy(cluster, policyVersion(),
@@ -121,6 +135,7 @@ public interface PlacementSettings {
         evictionGraceSeconds(), new FragmentationReporting.Config(fragmentationReportMinChange(),
             fragmentationReportInterval()), maxInputLead(), defaultExpectedWait(),
         maxExpectedWait(), PlacementPolicy.Rights.QUOTA, new java.util.TreeSet<>(),
-        positionTolerance(), true);
+        positionTolerance(), true,
+        new PlacementPolicy.ReclaimNaming(reclaimNamedTtl(), unnamedReclaimAnswerWait()));
   }
 }

@@ -65,6 +65,8 @@ public final class Contracts {
       io.tideline.state.StoredQueueMark.class,
       io.tideline.state.StoredSlotWindow.class,
       io.tideline.state.StoredEvicting.class,
+      io.tideline.state.StoredReclaimNamed.class,
+      io.tideline.state.StoredParkedAnswer.class,
       io.tideline.state.PlacementMetaState.class,
       io.tideline.state.PreemptionMetaState.class,
       io.tideline.state.StoredInboxEntry.class,

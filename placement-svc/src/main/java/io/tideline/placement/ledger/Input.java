@@ -12,7 +12,9 @@ public enum Input implements InputTopic {
   RESERVATION(TopicCatalogue.CAPACITY_RESERVATIONS),
   CLOCK(TopicCatalogue.CLUSTER_CLOCK),
   FORECAST(TopicCatalogue.FORECAST_SLOTS),
-  PREEMPTION_DECISION(TopicCatalogue.PREEMPTION_DECISIONS);
+  PREEMPTION_DECISION(TopicCatalogue.PREEMPTION_DECISIONS),
+  /** Quota's reclaims: the jobs a reclaim-triggered decision may evict (ADR 0029). */
+  RECLAIM(TopicCatalogue.QUOTA_RECLAIMS);
 
   private final String topic;
 

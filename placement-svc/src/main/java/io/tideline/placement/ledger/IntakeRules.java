@@ -6,6 +6,7 @@ import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.PreemptionDecision;
+import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.intake.EventChecks;
@@ -48,6 +49,7 @@ final class IntakeRules implements SingleWriterIntake.Rules<Input> {
       case CLOCK -> ClockTick.class;
       case FORECAST -> SlotForecast.class;
       case PREEMPTION_DECISION -> PreemptionDecision.class;
+      case RECLAIM -> QuotaReclaim.class;
     };
   }
 

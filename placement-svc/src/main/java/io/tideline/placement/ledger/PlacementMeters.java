@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code tideline_placement_decisions_total{cluster, outcome}}: decisions written, by
  *       outcome (PLACED, QUEUED, PREEMPTION_REQUESTED, HELD_FOR_PREEMPTOR, RELEASED, MIGRATED).
  *   <li>{@code tideline_placement_preemption_decisions_total{cluster, result}}: preemption plans
- *       received: {@code applied}, {@code stale} (ledger moved on / victim gone), {@code refused}.
+ *       received: {@code applied}, {@code stale} (ledger moved on / victim gone), {@code refused},
+ *       {@code unnamed} (a reclaim decision naming a job quota's reclaim did not, ADR 0029).
  *   <li>{@code tideline_placement_migrations_total{cluster, kind}}: defrag migrations issued,
  *       {@code passive} or {@code active} (T3).
  *   <li>{@code tideline_placement_dead_letters_total{topic, error_class}}: refused input records.

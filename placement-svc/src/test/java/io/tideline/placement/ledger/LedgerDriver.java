@@ -199,6 +199,24 @@ final class LedgerDriver implements AutoCloseable {
   }
 
   /**
+   * Quota names jobs to reclaim ({@code quota.reclaims}, stamped by quota-svc): {@code jobId}
+   * itself for SHRINK/RECLAIM, {@code borrowers} for GUARANTEE.
+   */
+  void quotaReclaim(String jobId, io.tideline.events.ReclaimAction action, List<String> borrowers,
+      int recommendedGpus, Instant at) {
+    List<io.tideline.events.ReclaimBorrower> bs = new ArrayList<>();
+    borrowers.forEach(b -> bs.add(new io.tideline.events.ReclaimBorrower(b, "q", 8.0, 8.0)));
+    boolean guarantee = action == io.tideline.events.ReclaimAction.GUARANTEE;
+    send(TopicCatalogue.QUOTA_RECLAIMS, jobId, io.tideline.events.QuotaReclaim.newBuilder()
+        .setJobId(jobId).setTenant("search").setQueue("q").setAction(action).setCurrentGpus(8)
+        .setRecommendedGpus(recommendedGpus).setPeakUtilisation(0.1).setReason("idle")
+        .setDecidedAt(at).setPolicyVersion("q1").setBorrowers(bs)
+        .setBeneficiaryJobId(guarantee ? jobId : null)
+        .setReclaimId(guarantee ? CLUSTER + "/guarantee/" + jobId + "/" + at.toEpochMilli() : null)
+        .build(), at);
+  }
+
+  /**
    * Preemption's answer with {@code trigger} (RESERVATION_START, IDLE_RECLAIM): decision id
    * {@code requestId + "/decision"}, as preemption-svc names them.
    */
@@ -221,6 +239,31 @@ final class LedgerDriver implements AutoCloseable {
         .setPreemptorJobId(preemptor).setDecidedAt(at).setOutcome(outcome)
         .setPreemptorScore(20).setVictims(vs).setTotalCostGpuHours(0.1).setGainGpuHours(8)
         .setLedgerVersion(ledgerVersion).setPolicyVersion("p1").setTrigger(trigger).build(), at);
+  }
+
+  /**
+   * The state a restart would restore from the ledger store now: every table of the store read
+   * back through the host's {@code restore}, as the processor does at init.
+   */
+  io.tideline.core.scheduling.PlacementState restored() {
+    io.tideline.platform.kernel.PlacementHost host =
+        new io.tideline.platform.kernel.PlacementHost(PlacementPolicy.defaults(CLUSTER));
+    Map<String, Map<String, org.apache.avro.specific.SpecificRecord>> tables =
+        new java.util.HashMap<>();
+    org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store =
+        driver.getKeyValueStore(PlacementTopology.STORE);
+    try (var it = store.all()) {
+      while (it.hasNext()) {
+        var kv = it.next();
+        int a = kv.key.indexOf('|');
+        int b = kv.key.indexOf('|', a + 1);
+        String table = kv.key.substring(a + 1, b);
+        tables.computeIfAbsent(table, t -> new java.util.HashMap<>()).put(kv.key.substring(b + 1),
+            io.tideline.platform.kernel.StoreCodec.decode(host.storeTypes().get(table), kv.value));
+      }
+    }
+    return host.restore(tables, (topic, bytes) ->
+        (org.apache.avro.specific.SpecificRecord) des.deserialize(topic, bytes));
   }
 
   // ------------------------------------------------------------------ outputs

@@ -12,6 +12,7 @@ import io.tideline.events.PlacementOutcome;
 import io.tideline.events.PreemptionOutcome;
 import io.tideline.events.PreemptionRequest;
 import io.tideline.events.PreemptionTrigger;
+import io.tideline.events.ReclaimAction;
 import io.tideline.events.ReservedGpuHolder;
 import io.tideline.events.RuleTraceEntry;
 import io.tideline.platform.deadletter.DeadLetters;
@@ -239,6 +240,7 @@ class ReclaimDecisionsTest {
     @Test
     void shouldEvictTheIdleJobAndGiveItsGpusToThePool() {
       long bound = placedAt(d.decisions(), "train-a");
+      d.quotaReclaim("train-a", ReclaimAction.RECLAIM, List.of(), 0, t(30));
 
       d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-a/1", "idle-reclaim/train-a",
           bound, PreemptionOutcome.PREEMPT, List.of("train-a"), t(60));
@@ -279,6 +281,65 @@ class ReclaimDecisionsTest {
           .isEqualTo("no open preemption request c1/preempt/train-w/v999 for train-w");
     }
 
+    /**
+     * Issue #18 point 5, last clause (ADR 0029): a decision stamped by preemption-svc itself — a
+     * compromised or buggy preemption — naming a job quota never named evicts nothing; it waits
+     * for quota's reclaim its configured time and is refused with the reason.
+     */
+    @Test
+    void shouldEvictNothingOnAStampedDecisionNamingAVictimQuotaNeverNamed() {
+      long bound = placedAt(d.decisions(), "train-a");
+
+      d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-a/1", "idle-reclaim/train-a",
+          bound, PreemptionOutcome.PREEMPT, List.of("train-a"), t(60));
+      assertThat(d.evictions()).isEmpty();
+      d.tick(t(60).plus(java.time.Duration.ofMinutes(2)));
+
+      assertThat(d.evictions()).isEmpty();
+      assertThat(d.deadLetters(TopicCatalogue.PREEMPTION_DECISIONS)).isEmpty();
+      RuleTraceEntry why = line(only(d.decisions(), "idle-reclaim/train-a",
+          PlacementOutcome.QUEUED), "P re-check");
+      assertThat(why.getOutcome()).isEqualTo("not applied");
+      assertThat(why.getDetail()).startsWith("victim(s) [train-a] not named by quota's reclaim");
+    }
+
+    /** A restart restores quota's namings and the parked answers exactly (the store's tables). */
+    @Test
+    void shouldRestoreTheJobsQuotaNamedAndTheAnswersWaitingForQuota() {
+      long bound = placedAt(d.decisions(), "train-a");
+      d.quotaReclaim("train-a", ReclaimAction.RECLAIM, List.of(), 0, t(30));
+      d.reclaimDecision("SHRINK", "c1/shrink/train-a/1", "shrink/train-a", bound,
+          PreemptionOutcome.PREEMPT, List.of("train-a"), t(60));
+
+      io.tideline.core.scheduling.PlacementState s = d.restored();
+
+      assertThat(s.named().get("RECLAIM/train-a")).isEqualTo(
+          new io.tideline.core.scheduling.ReclaimNamed("train-a",
+              io.tideline.core.scheduling.PlacementInput.Reclaim.Action.RECLAIM, "", 0, t(30)));
+      assertThat(s.parked().get("c1/shrink/train-a/1/decision")).satisfies(a -> {
+        assertThat(a.trigger()).isEqualTo(
+            io.tideline.core.scheduling.PlacementInput.PreemptionAnswer.Trigger.SHRINK);
+        assertThat(a.victims()).extracting(v -> v.jobId()).containsExactly("train-a");
+        assertThat(a.decidedAt()).isEqualTo(t(60));
+        assertThat(a.ledgerVersion()).isEqualTo(bound);
+      });
+    }
+
+    /** Quota's reclaim travels on its own topic: a decision that overtook it waits for it. */
+    @Test
+    void shouldApplyADecisionThatOvertookQuotasReclaimOnceTheReclaimArrives() {
+      long bound = placedAt(d.decisions(), "train-a");
+
+      d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-a/1", "idle-reclaim/train-a",
+          bound, PreemptionOutcome.PREEMPT, List.of("train-a"), t(60));
+      assertThat(d.evictions()).isEmpty();
+      d.quotaReclaim("train-a", ReclaimAction.RECLAIM, List.of(), 0, t(59));
+      d.tick(t(61));
+
+      assertThat(d.evictions()).extracting(Eviction::getDecisionId)
+          .containsExactly("c1/idle-reclaim/train-a/1/decision");
+    }
+
     /** Issue #18 point 5: the forged decision of the issue, on an open broker (ADR 0029). */
     @Test
     void shouldDeadLetterAForgedDecisionWithoutProvenanceAndEvictNothing() {
@@ -310,7 +371,8 @@ class ReclaimDecisionsTest {
             assertThat(l.getError()).contains("written by tideline-submitter")
                 .contains("expected preemption-svc, found tideline-submitter");
           });
-      // the owner's own decision is applied (control)
+      // the owner's own decision, on quota's reclaim, is applied (control)
+      d.quotaReclaim("train-a", ReclaimAction.RECLAIM, List.of(), 0, t(80));
       d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-a/1", "idle-reclaim/train-a",
           bound, PreemptionOutcome.PREEMPT, List.of("train-a"), t(90));
       assertThat(d.evictions()).extracting(Eviction::getJobId).containsExactly("train-a");
@@ -334,6 +396,7 @@ class ReclaimDecisionsTest {
     @Test
     void shouldRefuseAReclaimOfAJobNoLongerRunningOrAlreadyOnItsWayOut() {
       long bound = placedAt(d.decisions(), "train-a");
+      d.quotaReclaim("train-a", ReclaimAction.RECLAIM, List.of(), 0, t(30));
       d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-w/1", "idle-reclaim/train-w",
           bound, PreemptionOutcome.PREEMPT, List.of("train-w"), t(60));
       d.reclaimDecision("IDLE_RECLAIM", "c1/idle-reclaim/train-a/1", "idle-reclaim/train-a",

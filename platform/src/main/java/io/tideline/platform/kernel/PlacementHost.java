@@ -24,6 +24,7 @@ import io.tideline.core.scheduling.PlacementMeta;
 import io.tideline.core.scheduling.PlacementPolicy;
 import io.tideline.core.scheduling.PlacementState;
 import io.tideline.core.scheduling.QueueMark;
+import io.tideline.core.scheduling.ReclaimNamed;
 import io.tideline.core.scheduling.SlotWindow;
 import io.tideline.core.slots.SlotClass;
 import io.tideline.events.CapacityReservation;
@@ -47,6 +48,7 @@ import io.tideline.events.PreemptionDecision;
 import io.tideline.events.PreemptionRequest;
 import io.tideline.events.PreemptionTrigger;
 import io.tideline.events.QueuePosition;
+import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
 import io.tideline.events.ReservedGpuHolder;
 import io.tideline.events.ResourceRequest;
@@ -62,6 +64,11 @@ import io.tideline.state.StoredInboxEntry;
 import io.tideline.state.StoredJob;
 import io.tideline.state.StoredMigration;
 import io.tideline.state.StoredNode;
+import io.tideline.state.StoredAnswerVictim;
+import io.tideline.state.StoredParkedAnswer;
+import io.tideline.state.StoredReclaimNamed;
+import io.tideline.state.NamedReclaimKind;
+import io.tideline.state.ParkedTrigger;
 import io.tideline.state.StoredPending;
 import io.tideline.state.StoredQueueMark;
 import io.tideline.state.StoredSlotWindow;
@@ -104,7 +111,8 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
     return List.of(TopicCatalogue.CLUSTER_INVENTORY, TopicCatalogue.JOBS_SUBMITTED,
         TopicCatalogue.QUOTA_VERDICTS, TopicCatalogue.JOBS_LIFECYCLE,
         TopicCatalogue.CAPACITY_RESERVATIONS, TopicCatalogue.CLUSTER_CLOCK,
-        TopicCatalogue.FORECAST_SLOTS, TopicCatalogue.PREEMPTION_DECISIONS);
+        TopicCatalogue.FORECAST_SLOTS, TopicCatalogue.PREEMPTION_DECISIONS,
+        TopicCatalogue.QUOTA_RECLAIMS);
   }
 
   // ------------------------------------------------------------------------------ inputs
@@ -132,8 +140,32 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
           f.getComputedAt());
     } else if (value instanceof PreemptionDecision d) {
       return answer(d);
+    } else if (value instanceof QuotaReclaim q) {
+      return reclaim(q);
     }
     return null;
+  }
+
+  /**
+   * Quota's reclaim as the jobs it names (ADR 0029): the idle job for SHRINK/RECLAIM, each
+   * borrower for GUARANTEE. An action this version does not know is refused (dead-lettered).
+   */
+  public static PlacementInput.Reclaim reclaim(QuotaReclaim q) {
+    if (q.getAction() == io.tideline.events.ReclaimAction.UNKNOWN) {
+      throw new IllegalArgumentException("reclaim " + q.getReclaimId() + " of " + q.getJobId()
+          + " asks an action this version does not know");
+    }
+    PlacementInput.Reclaim.Action action =
+        PlacementInput.Reclaim.Action.valueOf(q.getAction().name());
+    List<String> named = new ArrayList<>();
+    if (action == PlacementInput.Reclaim.Action.GUARANTEE) {
+      q.getBorrowers().forEach(b -> named.add(b.getJobId()));
+    } else {
+      named.add(q.getJobId());
+    }
+    return new PlacementInput.Reclaim(q.getJobId(), action, named,
+        action == PlacementInput.Reclaim.Action.SHRINK ? q.getRecommendedGpus() : 0,
+        q.getReclaimId() == null ? "" : q.getReclaimId(), q.getDecidedAt());
   }
 
   /** Preemption's decision as the answer placement applies. */
@@ -301,6 +333,8 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
       Map.entry(PlacementState.QUEUE, StoredQueueMark.class),
       Map.entry(PlacementState.FORECASTS, StoredSlotWindow.class),
       Map.entry(PlacementState.EVICTING, StoredEvicting.class),
+      Map.entry(PlacementState.NAMED, StoredReclaimNamed.class),
+      Map.entry(PlacementState.PARKED, StoredParkedAnswer.class),
       Map.entry(META, PlacementMetaState.class),
       Map.entry(InboxStore.TABLE, StoredInboxEntry.class)));
 
@@ -331,6 +365,8 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
                 nullable(after.forecasts().get(id), PlacementHost::stored);
             case PlacementState.EVICTING ->
                 nullable(after.evicting().get(id), PlacementHost::stored);
+            case PlacementState.NAMED -> nullable(after.named().get(id), PlacementHost::stored);
+            case PlacementState.PARKED -> nullable(after.parked().get(id), PlacementHost::stored);
             default -> throw new IllegalStateException("unknown table " + ch.table());
           };
       ops.add(new StoreOp(ch.table(), id, v));
@@ -372,6 +408,8 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
         table(tables, PlacementState.QUEUE, v -> mark((StoredQueueMark) v)),
         table(tables, PlacementState.FORECASTS, v -> window((StoredSlotWindow) v)),
         table(tables, PlacementState.EVICTING, v -> evicting((StoredEvicting) v)),
+        table(tables, PlacementState.NAMED, v -> named((StoredReclaimNamed) v)),
+        table(tables, PlacementState.PARKED, v -> parked((StoredParkedAnswer) v)),
         m == null ? PlacementMeta.START : meta(m), inbox);
   }
 
@@ -422,6 +460,35 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
     return new Evicting(s.getDecisionId(),
         PlacementInput.PreemptionAnswer.Trigger.valueOf(s.getTrigger().name()),
         s.getReservationId(), s.getServiceId(), s.getShrinkToGpus());
+  }
+
+  static StoredReclaimNamed stored(ReclaimNamed n) {
+    return new StoredReclaimNamed(n.jobId(), NamedReclaimKind.valueOf(n.kind().name()),
+        n.reclaimId(), n.shrinkToGpus(), n.namedAt());
+  }
+
+  static ReclaimNamed named(StoredReclaimNamed s) {
+    return new ReclaimNamed(s.getJobId(), PlacementInput.Reclaim.Action.valueOf(
+        s.getKind().name()), s.getReclaimId(), s.getShrinkToGpus(), s.getNamedAt());
+  }
+
+  static StoredParkedAnswer stored(PlacementInput.PreemptionAnswer a) {
+    List<StoredAnswerVictim> victims = new ArrayList<>();
+    a.victims().forEach(v -> victims.add(new StoredAnswerVictim(v.jobId(), v.shrinkToGpus())));
+    return new StoredParkedAnswer(a.decisionId(), a.requestId(), a.subject(),
+        ParkedTrigger.valueOf(a.trigger().name()), victims, a.preemptorScore(), a.ledgerVersion(),
+        a.decidedAt(), a.cluster());
+  }
+
+  /** A parked answer as stored (only preempting reclaim answers are ever parked). */
+  static PlacementInput.PreemptionAnswer parked(StoredParkedAnswer s) {
+    List<PlacementInput.AnswerVictim> victims = new ArrayList<>();
+    s.getVictims().forEach(v -> victims.add(new PlacementInput.AnswerVictim(v.getJobId(),
+        v.getShrinkToGpus())));
+    return new PlacementInput.PreemptionAnswer(s.getDecisionId(), s.getRequestId(),
+        s.getSubject(), PlacementInput.PreemptionAnswer.Trigger.valueOf(s.getTrigger().name()),
+        true, victims, s.getPreemptorScore(), s.getLedgerVersion(), s.getDecidedAt(),
+        s.getCluster());
   }
 
   static PlacementMetaState stored(PlacementMeta m, long version, Inbox<?> inbox) {

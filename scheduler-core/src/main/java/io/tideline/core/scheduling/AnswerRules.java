@@ -11,6 +11,7 @@ import io.tideline.core.scheduling.PlacementEffect.Outcome;
 import io.tideline.core.scheduling.PlacementInput.AnswerVictim;
 import io.tideline.core.scheduling.PlacementInput.PreemptionAnswer;
 import io.tideline.core.scheduling.PlacementInput.PreemptionAnswer.Trigger;
+import io.tideline.core.scheduling.PlacementInput.Reclaim;
 import io.tideline.core.trace.TraceEntry;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,13 +34,27 @@ import java.util.TreeSet;
  *       reservation holds; each victim must still run on the allocation the decision saw and
  *       hold GPUs of the reservation. Evicted (PREEMPT); when it stops its reserved GPUs stay the
  *       service's.</li>
- *   <li><b>IDLE_RECLAIM</b> (quota's Q7 reclaim, decided by preemption): evicted (RECLAIM), never
- *       queued again.</li>
- *   <li><b>SHRINK</b> (Q7): evicted (SHRINK, with the GPUs it restarts with); queued again with
- *       fewer GPUs and its expected run time stretched in proportion.</li>
+ *   <li><b>IDLE_RECLAIM</b> (quota's Q7 reclaim, decided by preemption): only a victim quota
+ *       named in an open RECLAIM; evicted (RECLAIM), never queued again.</li>
+ *   <li><b>SHRINK</b> (Q7): only a victim quota named in an open SHRINK to the very GPU count
+ *       the answer shrinks it to; evicted (SHRINK, with the GPUs it restarts with); queued again
+ *       with fewer GPUs and its expected run time stretched in proportion.</li>
  *   <li><b>GUARANTEE_RECLAIM</b> (Q3: borrowed GPUs go back to a queue below its guarantee):
- *       evicted (PREEMPT); queued again once quota decides on it afresh.</li>
+ *       only victims quota named as borrowers in an open GUARANTEE; evicted (PREEMPT); queued
+ *       again once quota decides on it afresh.</li>
  * </ol>
+ * For 3–5 (ADR 0029) an eviction may only follow a reclaim quota named: quota's reclaims
+ * ({@link PlacementInput.Reclaim}) fill the table of named jobs ({@link ReclaimNamed}); an entry
+ * leaves it when its eviction is applied, when the job stops, and
+ * {@link PlacementPolicy.ReclaimNaming#ttl} after quota named it. Quota's reclaim and
+ * preemption's answer travel on different topics, so the answer may come first: an answer with a
+ * victim no open reclaim names (checked after staleness: a stale answer is refused at once) is
+ * <em>parked</em> and re-checked at every tick (after the tick's
+ * inputs), applied once every victim is named, refused — "not named by quota's reclaim", counted
+ * {@code unnamed} — once the tick reaches its decision time plus
+ * {@link PlacementPolicy.ReclaimNaming#unnamedWait}. Cluster time only: the same inputs park,
+ * apply and refuse alike on every run. A reclaim and an answer of the same instant need no wait
+ * (the reclaim ranks first).
  * For 2–5 a victim is stale when it no longer runs, runs on an allocation bound after the
  * decision's ledger version, or is already being evicted.
  */
@@ -179,6 +194,64 @@ final class AnswerRules {
     c.count("preemption_decision", "applied");
   }
 
+  /** Quota names jobs to reclaim (rules 3–5): a newer naming of a job replaces an older one. */
+  void named(Cycle c, PlacementInput.Reclaim r) {
+    for (String job : r.named()) {
+      ReclaimNamed n = new ReclaimNamed(job, r.action(), r.reclaimId(),
+          r.action() == Reclaim.Action.SHRINK ? r.recommendedGpus() : 0, r.decidedAt());
+      ReclaimNamed old = c.named.get(n.key());
+      if (old == null || !old.namedAt().isAfter(n.namedAt())) {
+        c.named = c.named.put(c.journal, n.key(), n);
+      }
+    }
+  }
+
+  /** {@code jobId} stopped: whatever quota named it for is moot. */
+  static void forget(Cycle c, String jobId) {
+    for (Reclaim.Action k : Reclaim.Action.values()) {
+      c.named = c.named.remove(c.journal, ReclaimNamed.key(k, jobId));
+    }
+  }
+
+  /**
+   * At every tick, after its inputs: namings past their TTL go; parked answers are applied once
+   * named, refused once expired (see the class rules).
+   */
+  void recheck(Cycle c) {
+    for (String key : List.copyOf(c.named.ids())) {
+      if (!live(c, c.named.get(key))) {
+        c.named = c.named.remove(c.journal, key);
+      }
+    }
+    for (String id : List.copyOf(c.parked.ids())) {
+      PreemptionAnswer a = c.parked.get(id);
+      c.parked = c.parked.remove(c.journal, id);
+      reclaim(c, a);
+    }
+  }
+
+  private boolean live(Cycle c, ReclaimNamed n) {
+    return n != null && n.namedAt().plus(policy.reclaimNaming().ttl()).isAfter(c.now);
+  }
+
+  /** The victims of {@code a} no open reclaim of quota names as it asks (see the class rules). */
+  private List<String> unnamed(Cycle c, PreemptionAnswer a) {
+    Reclaim.Action kind = switch (a.trigger()) {
+      case SHRINK -> Reclaim.Action.SHRINK;
+      case GUARANTEE_RECLAIM -> Reclaim.Action.GUARANTEE;
+      default -> Reclaim.Action.RECLAIM;
+    };
+    List<String> out = new ArrayList<>();
+    for (AnswerVictim v : a.victims()) {
+      ReclaimNamed n = c.named.get(ReclaimNamed.key(kind, v.jobId()));
+      if (!live(c, n) || (kind == Reclaim.Action.SHRINK && n.shrinkToGpus() != v.shrinkToGpus())) {
+        out.add(v.jobId() + (kind == Reclaim.Action.SHRINK ? " (to " + v.shrinkToGpus()
+            + " GPU(s)" + (live(c, n) ? "; quota named " + n.shrinkToGpus() : "") + ")" : ""));
+      }
+    }
+    return out;
+  }
+
   /** Rules 3–5. */
   private void reclaim(Cycle c, PreemptionAnswer a) {
     if (!a.preempts()) {
@@ -189,6 +262,20 @@ final class AnswerRules {
     String stale = victimsStale(c, a, victims);
     if (stale != null) {
       refuseStale(c, a, a.subject(), stale);
+      return;
+    }
+    List<String> unnamed = unnamed(c, a);
+    if (!unnamed.isEmpty()) {
+      java.time.Instant until = a.decidedAt().plus(policy.reclaimNaming().unnamedWait());
+      if (until.isAfter(c.now)) {
+        c.parked = c.parked.put(c.journal, a.decisionId(), a); // quota's reclaim may be on its way
+        return;
+      }
+      c.count("preemption_decision", "unnamed");
+      c.queued(a.subject(), List.of(new TraceEntry(a.decisionId(), "P re-check", "not applied",
+          "victim(s) " + unnamed + " not named by quota's reclaim ("
+          + a.trigger().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ") by " + until
+          + ": placement evicts only the jobs quota named")));
       return;
     }
     for (AnswerVictim v : a.victims()) {
@@ -268,6 +355,15 @@ final class AnswerRules {
     c.effects.add(new PlacementEffect.Evict(a.decisionId() + "/" + jobId, jobId, kind,
         a.decisionId(), true, policy.evictionGraceSeconds(), List.of(), shrinkTo, stretched,
         reason, c.now));
+    switch (a.trigger()) {
+      case SHRINK -> c.named = c.named.remove(c.journal,
+          ReclaimNamed.key(Reclaim.Action.SHRINK, jobId));
+      case IDLE_RECLAIM -> c.named = c.named.remove(c.journal,
+          ReclaimNamed.key(Reclaim.Action.RECLAIM, jobId));
+      case GUARANTEE_RECLAIM -> c.named = c.named.remove(c.journal,
+          ReclaimNamed.key(Reclaim.Action.GUARANTEE, jobId));
+      default -> { }
+    }
     if (kind != EvictionKind.PREEMPT || a.trigger() != Trigger.UNPLACEABLE) {
       c.evicting = c.evicting.put(c.journal, jobId, ev);
     }

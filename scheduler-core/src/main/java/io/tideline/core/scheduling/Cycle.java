@@ -39,6 +39,8 @@ final class Cycle {
   Table<QueueMark> queue;
   Table<SlotWindow> forecasts;
   Table<Evicting> evicting;
+  Table<ReclaimNamed> named;
+  Table<PlacementInput.PreemptionAnswer> parked;
   PlacementMeta meta;
   Inbox<PlacementInput> inbox;
 
@@ -50,12 +52,15 @@ final class Cycle {
     this.queue = s.queue();
     this.forecasts = s.forecasts();
     this.evicting = s.evicting();
+    this.named = s.named();
+    this.parked = s.parked();
     this.meta = s.meta();
     this.inbox = s.inbox();
   }
 
   PlacementState commit() {
-    return new PlacementState(cluster, pending, queue, forecasts, evicting, meta, inbox);
+    return new PlacementState(cluster, pending, queue, forecasts, evicting, named, parked, meta,
+        inbox);
   }
 
   // ------------------------------------------------------------------------------ reading

@@ -13,12 +13,12 @@ import java.util.Objects;
 /**
  * What the placement kernel reads besides {@link io.tideline.core.kernel.Tick}s. Each input
  * {@linkplain Timed orders itself} in the cycle: facts first (inventory, submissions, verdicts,
- * lifecycle, forecasts), then requests (reservations, preemption answers); ties by the key its
- * topic is keyed by.
+ * lifecycle, forecasts), then requests (reservations, quota's reclaims, preemption answers — a
+ * reclaim before the answer of its instant); ties by the key its topic is keyed by.
  */
 public sealed interface PlacementInput extends Timed permits PlacementInput.Inventory,
     PlacementInput.Submission, PlacementInput.Verdict, PlacementInput.Lifecycle,
-    PlacementInput.Forecast, PlacementInput.ReservationCommand,
+    PlacementInput.Forecast, PlacementInput.ReservationCommand, PlacementInput.Reclaim,
     PlacementInput.PreemptionAnswer, PlacementInput.ClockTick {
 
   /** The cluster's clock ticked: the kernel decides (never enters the inbox). */
@@ -133,6 +133,36 @@ public sealed interface PlacementInput extends Timed permits PlacementInput.Inve
   }
 
   /**
+   * Quota names jobs to reclaim ({@code quota.reclaims}, keyed by job): placement applies a
+   * reclaim-triggered answer of preemption only to the jobs quota named ({@link AnswerRules}).
+   *
+   * @param jobId SHRINK/RECLAIM: the idle job; GUARANTEE: the guaranteed job (the beneficiary)
+   * @param action what quota asks
+   * @param named the jobs it names: the idle job for SHRINK/RECLAIM, each borrower for GUARANTEE
+   * @param recommendedGpus SHRINK: the GPUs the job keeps; 0 otherwise
+   * @param reclaimId quota's id of the request ({@code ""} when quota gives none)
+   * @param decidedAt when quota decided (cluster time)
+   */
+  record Reclaim(String jobId, Action action, List<String> named, int recommendedGpus,
+      String reclaimId, Instant decidedAt) implements PlacementInput {
+
+    /** What quota asks. */
+    public enum Action { SHRINK, RECLAIM, GUARANTEE }
+
+    public Reclaim {
+      Objects.requireNonNull(jobId, "jobId");
+      Objects.requireNonNull(action, "action");
+      Objects.requireNonNull(reclaimId, "reclaimId");
+      Objects.requireNonNull(decidedAt, "decidedAt");
+      named = List.copyOf(named);
+    }
+
+    @Override public Instant at() { return decidedAt; }
+    @Override public int rank() { return 6; }
+    @Override public String key() { return jobId; }
+  }
+
+  /**
    * Preemption's answer ({@code preemption.decisions}, keyed by cluster): to placement's request,
    * or to quota's reclaim (idle, shrink, guarantee).
    *
@@ -164,7 +194,7 @@ public sealed interface PlacementInput extends Timed permits PlacementInput.Inve
     }
 
     @Override public Instant at() { return decidedAt; }
-    @Override public int rank() { return 6; }
+    @Override public int rank() { return 7; }
     @Override public String key() { return cluster; }
   }
 

@@ -126,6 +126,8 @@ public final class PlacementKernel {
     for (Inbox.Entry<PlacementInput> e : due.due()) {
       fleetChanged |= apply(c, e.input(), e.position().seq());
     }
+    // quota's namings past their TTL go; answers waiting for quota's reclaim apply or expire
+    answers.recheck(c);
     // 2. ended reservations go; a changed fleet may fit parked jobs
     reservations.dropEnded(c);
     if (fleetChanged) {
@@ -175,6 +177,8 @@ public final class PlacementKernel {
       } else {
         reservations.command(c, r);
       }
+    } else if (in instanceof PlacementInput.Reclaim r) {
+      answers.named(c, r);
     } else if (in instanceof PlacementInput.PreemptionAnswer a) {
       answers.apply(c, a);
     }
@@ -209,6 +213,7 @@ public final class PlacementKernel {
     String why = "node " + n.id() + " left the cluster at " + n.observedAt();
     for (String id : f.lost()) {
       stopEvicting(c, id);
+      AnswerRules.forget(c, id);
       c.decide(id, Outcome.RELEASED, List.of(), null, false, 0, List.of(new TraceEntry(id,
           "T1 node left", "allocation lost", why + ": the job queues again")));
       requeued(c, id, why);
@@ -238,6 +243,9 @@ public final class PlacementKernel {
     String id = l.jobId();
     Event type = l.event();
     Evicting ev = type == Event.PREEMPTED || l.ends() ? stopEvicting(c, id) : null;
+    if (type == Event.PREEMPTED || l.ends()) {
+      AnswerRules.forget(c, id);
+    }
     if (l.ends()) {
       release(c, id, type.name(), ev);
       c.fold(l);

@@ -46,6 +46,8 @@ import java.util.TreeSet;
  * @param topologyAware T1: placement sees the switch domains (the rule); false — the twin's
  *     topology-blind baseline — flattens every node's switch path to one switch, so only the
  *     placer's best fit by node remains
+ * @param reclaimNaming ADR 0029: how long quota's naming of a job to reclaim holds, and how long
+ *     an answer naming a job quota did not (yet) name waits for quota's reclaim
  */
 public record PlacementPolicy(String cluster, String policyVersion, PlacementConfig placement,
     int maxFailuresPerLane, int maxPreemptionRequestsPerCycle, DefragConfig defrag,
@@ -53,7 +55,33 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
     long evictionGraceSeconds, FragmentationReporting.Config fragmentationReporting,
     Duration maxInputLead, Duration defaultExpectedWait, Duration maxExpectedWait,
     Rights rights, SortedSet<String> inferencePartition, Duration positionTolerance,
-    boolean topologyAware) {
+    boolean topologyAware, ReclaimNaming reclaimNaming) {
+
+  /**
+   * ADR 0029: an eviction of a reclaim-triggered answer follows only a reclaim quota named.
+   *
+   * @param ttl a job quota named stays named this long after quota's reclaim (a GUARANTEE is
+   *     re-requested every 5 min by default, renewing it). Default 15 min
+   * @param unnamedWait preemption's answer and quota's reclaim travel on different topics: an
+   *     answer naming a job no open reclaim names waits this long after its decision time for the
+   *     reclaim, re-checked every tick, and is refused after. Default 2 min
+   */
+  public record ReclaimNaming(Duration ttl, Duration unnamedWait) {
+    /** The documented defaults. */
+    public static final ReclaimNaming DEFAULTS = new ReclaimNaming(Duration.ofMinutes(15),
+        Duration.ofMinutes(2));
+
+    public ReclaimNaming {
+      Objects.requireNonNull(ttl, "ttl");
+      Objects.requireNonNull(unnamedWait, "unnamedWait");
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("reclaim naming ttl must be positive");
+      }
+      if (unnamedWait.isNegative()) {
+        throw new IllegalArgumentException("unnamed answer wait must not be negative");
+      }
+    }
+  }
 
   /** W4: who may ask for preemption. */
   public enum Rights {
@@ -79,6 +107,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
     Objects.requireNonNull(maxExpectedWait, "maxExpectedWait");
     Objects.requireNonNull(rights, "rights");
     Objects.requireNonNull(positionTolerance, "positionTolerance");
+    Objects.requireNonNull(reclaimNaming, "reclaimNaming");
     inferencePartition = java.util.Collections.unmodifiableSortedSet(
         new TreeSet<>(inferencePartition == null ? Set.of() : inferencePartition));
     if (maxFailuresPerLane < 1) {
@@ -95,7 +124,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
         DefragConfig.DEFAULTS, Duration.ofMinutes(15), Duration.ofMinutes(5), SlotClass.FLAT,
         120, FragmentationReporting.Config.DEFAULTS, io.tideline.core.kernel.Inbox.MAX_INPUT_LEAD,
         Duration.ofMinutes(30), Duration.ofHours(2), Rights.QUOTA, new TreeSet<>(),
-        Duration.ofMinutes(1), true);
+        Duration.ofMinutes(1), true, ReclaimNaming.DEFAULTS);
   }
 
   /** This policy with other values for the twin's baselines. */
@@ -104,7 +133,8 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
     return new PlacementPolicy(cluster, policyVersion, p, maxFailuresPerLane,
         maxPreemptionRequestsPerCycle, d, activeDefragInterval, passiveDefragInterval,
         defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
-        defaultExpectedWait, maxExpectedWait, r, partition, positionTolerance, topologyAware);
+        defaultExpectedWait, maxExpectedWait, r, partition, positionTolerance, topologyAware,
+        reclaimNaming);
   }
 
   /** This policy under another version name (O2: which rules decided). */
@@ -113,7 +143,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
         maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval,
         defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
         defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance,
-        topologyAware);
+        topologyAware, reclaimNaming);
   }
 
   /** This policy with or without sight of the switch domains (the topology-blind baseline). */
@@ -122,7 +152,7 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
         maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval,
         defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
         defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance,
-        aware);
+        aware, reclaimNaming);
   }
 
   /** This policy with other defragmentation tunables. */
@@ -136,7 +166,16 @@ public record PlacementPolicy(String cluster, String policyVersion, PlacementCon
         maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval, slot,
         evictionGraceSeconds, fragmentationReporting, maxInputLead, defaultExpectedWait,
         maxExpectedWait, rights, inferencePartition, positionTolerance,
-        topologyAware);
+        topologyAware, reclaimNaming);
+  }
+
+  /** This policy with other reclaim-naming bounds. */
+  public PlacementPolicy withReclaimNaming(ReclaimNaming n) {
+    return new PlacementPolicy(cluster, policyVersion, placement, maxFailuresPerLane,
+        maxPreemptionRequestsPerCycle, defrag, activeDefragInterval, passiveDefragInterval,
+        defaultSlotClass, evictionGraceSeconds, fragmentationReporting, maxInputLead,
+        defaultExpectedWait, maxExpectedWait, rights, inferencePartition, positionTolerance,
+        topologyAware, n);
   }
 
   /** Whether the hard-split baseline partitions the fleet. */

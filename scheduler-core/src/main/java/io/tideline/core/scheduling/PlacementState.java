@@ -17,11 +17,15 @@ import java.util.Objects;
  * @param queue per-job marks
  * @param forecasts forecast slots by start (epoch millis as text)
  * @param evicting jobs being evicted on a preemption decision
+ * @param named jobs quota's open reclaims name, by {@link ReclaimNamed#key}
+ * @param parked reclaim-triggered answers of preemption that name a job no open reclaim names
+ *     (yet), by decision id: re-checked every tick until named or expired
  * @param meta clock, gates, migration window
  * @param inbox inputs waiting for the next tick
  */
 public record PlacementState(ClusterState cluster, Table<PendingRequest> pending,
     Table<QueueMark> queue, Table<SlotWindow> forecasts, Table<Evicting> evicting,
+    Table<ReclaimNamed> named, Table<PlacementInput.PreemptionAnswer> parked,
     PlacementMeta meta, Inbox<PlacementInput> inbox) {
 
   /** Table names (the store's). */
@@ -29,6 +33,8 @@ public record PlacementState(ClusterState cluster, Table<PendingRequest> pending
   public static final String QUEUE = "queue";
   public static final String FORECASTS = "forecasts";
   public static final String EVICTING = "evicting";
+  public static final String NAMED = "reclaim-named";
+  public static final String PARKED = "parked-answers";
   /** The entity of {@link #meta} and the ledger version. */
   public static final String META = "meta";
 
@@ -38,6 +44,8 @@ public record PlacementState(ClusterState cluster, Table<PendingRequest> pending
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(forecasts, "forecasts");
     Objects.requireNonNull(evicting, "evicting");
+    Objects.requireNonNull(named, "named");
+    Objects.requireNonNull(parked, "parked");
     Objects.requireNonNull(meta, "meta");
     Objects.requireNonNull(inbox, "inbox");
   }
@@ -45,11 +53,13 @@ public record PlacementState(ClusterState cluster, Table<PendingRequest> pending
   /** A ledger that knows nothing yet. */
   public static PlacementState empty() {
     return new PlacementState(ClusterState.empty(), Table.empty(PENDING), Table.empty(QUEUE),
-        Table.empty(FORECASTS), Table.empty(EVICTING), PlacementMeta.START, Inbox.empty());
+        Table.empty(FORECASTS), Table.empty(EVICTING), Table.empty(NAMED), Table.empty(PARKED),
+        PlacementMeta.START, Inbox.empty());
   }
 
   /** This state with another inbox. */
   public PlacementState withInbox(Inbox<PlacementInput> i) {
-    return new PlacementState(cluster, pending, queue, forecasts, evicting, meta, i);
+    return new PlacementState(cluster, pending, queue, forecasts, evicting, named, parked, meta,
+        i);
   }
 }

@@ -75,6 +75,36 @@ final class KernelDriver {
     return this;
   }
 
+  /** Quota names {@code named} for {@code action} ({@code quota.reclaims}). */
+  KernelDriver reclaim(String jobId, PlacementInput.Reclaim.Action action, List<String> named,
+      int recommendedGpus, Instant at) {
+    offer(new PlacementInput.Reclaim(jobId, action, named, recommendedGpus,
+        action == PlacementInput.Reclaim.Action.GUARANTEE ? CLUSTER + "/guarantee/" + jobId + "/"
+            + at.toEpochMilli() : "", at));
+    return this;
+  }
+
+  /**
+   * Preemption decides to evict {@code victims} on a reclaim, on the ledger as it is now
+   * ({@code preemption.decisions}).
+   */
+  KernelDriver answer(String decisionId, PlacementInput.PreemptionAnswer.Trigger trigger,
+      String subject, Instant at, PlacementInput.AnswerVictim... victims) {
+    offer(new PlacementInput.PreemptionAnswer(decisionId, decisionId, subject, trigger, true,
+        List.of(victims), 0, state.cluster().version(), at, CLUSTER));
+    return this;
+  }
+
+  /** A victim that stops. */
+  static PlacementInput.AnswerVictim victim(String jobId) {
+    return new PlacementInput.AnswerVictim(jobId, 0);
+  }
+
+  /** A victim that restarts on {@code gpus} GPUs. */
+  static PlacementInput.AnswerVictim shrunk(String jobId, int gpus) {
+    return new PlacementInput.AnswerVictim(jobId, gpus);
+  }
+
   List<Decided> decisions(String jobId) {
     List<Decided> out = new ArrayList<>();
     for (PlacementEffect e : effects) {
