@@ -19,7 +19,9 @@ import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
 import io.tideline.events.PreemptionDecision;
 import io.tideline.events.QueuePosition;
+import io.tideline.events.QuotaReclaim;
 import io.tideline.events.QuotaVerdict;
+import io.tideline.events.ReclaimAction;
 import io.tideline.events.Verdict;
 import io.tideline.events.Victim;
 import io.tideline.notifier.compose.Decisions;
@@ -135,9 +137,21 @@ class PlacementEvictionContractTest {
     return d;
   }
 
-  /** Placement applies {@code d} at {@code t}: the one eviction it publishes. */
+  /**
+   * Placement applies {@code d} at {@code t}: the one eviction it publishes. Quota names the
+   * victim first (its Q7 recommendation on {@code quota.reclaims}): placement evicts on a reclaim
+   * trigger only what quota's reclaim named (ADR 0029).
+   */
   private Eviction applied(PreemptionDecision d, Instant t) {
     tick(t);
+    Victim v = d.getVictims().get(0);
+    boolean shrink = "SHRINK".equals(d.getTrigger());
+    offer(TopicCatalogue.QUOTA_RECLAIMS, QuotaReclaim.newBuilder().setJobId(v.getJobId())
+        .setTenant("research").setQueue("q")
+        .setAction(shrink ? ReclaimAction.SHRINK : ReclaimAction.RECLAIM).setCurrentGpus(4)
+        .setRecommendedGpus(shrink ? v.getShrinkToGpus() : 0).setPeakUtilisation(0.1)
+        .setReason("Q7 recommendation").setDecidedAt(t)
+        .setPolicyVersion("q").build());
     offer(TopicCatalogue.PREEMPTION_DECISIONS, d);
     tick(t.plusSeconds(1));
     assertThat(refused).isEmpty();
