@@ -3,7 +3,11 @@ package io.tideline.simulator;
 import io.tideline.platform.kernel.HostRecord;
 import io.tideline.platform.lockstep.Quiescence;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.security.Identity;
+import io.tideline.platform.security.ProducerStamp;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.topics.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,8 +72,13 @@ public final class KafkaTransport implements Transport {
   public KafkaTransport(Settings settings, LongSupplier wallMillis) {
     this.settings = settings;
     this.wallMillis = wallMillis;
-    Map<String, Object> serde = AvroSerdes.serdeConfig(settings.registryUrl(), true);
+    // Schemas are looked up by content, never registered: `up` (and a test, before this) has
+    // registered every contract, and a secured registry refuses anyone else's writes (ADR 0027).
+    Map<String, Object> serde = AvroSerdes.serdeConfig(settings.registryUrl(), false);
     Map<String, Object> p = new HashMap<>(serde);
+    // The simulator plays several writers (ADR 0029): each record carries the identity of the
+    // role that writes its topic in the catalogue.
+    ProducerStamp.configure(p, Identity.SIMULATOR.user(), stamps());
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -98,6 +107,23 @@ public final class KafkaTransport implements Transport {
     consumer.seekToEnd(observed);
     observed.forEach(consumer::position); // resolve the start now, not at the first poll
     cascadeEnds = ends(cascade);
+  }
+
+  /**
+   * The identity each catalogued topic's records are stamped with: the simulator's own where
+   * the catalogue names it a writer (the clock), else the topic's owner — the role it plays
+   * (the executor's lifecycle, the telemetry's samples, the users' submissions, the operators'
+   * quota and holidays).
+   */
+  static Map<String, String> stamps() {
+    Map<String, String> out = new HashMap<>();
+    for (TopicSpec t : TopicCatalogue.all()) {
+      Set<String> owners = Provenance.owners(t.name());
+      if (!owners.isEmpty() && !owners.contains(Identity.SIMULATOR.user())) {
+        out.put(t.name(), owners.iterator().next());
+      }
+    }
+    return out;
   }
 
   @Override

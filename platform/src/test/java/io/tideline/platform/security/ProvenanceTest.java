@@ -70,6 +70,23 @@ class ProvenanceTest {
   }
 
   @Test
+  void shouldStampEachTopicWithTheRoleThatWritesItWhenOneProducerPlaysSeveral() {
+    ProducerStamp stamp = new ProducerStamp();
+    Map<String, Object> config = new HashMap<>();
+    ProducerStamp.configure(config, "tideline-simulator",
+        Map.of(TopicCatalogue.JOBS_LIFECYCLE, "tideline-executor"));
+    stamp.configure(config);
+
+    ProducerRecord<Object, Object> lifecycle = stamp.onSend(new ProducerRecord<>(
+        TopicCatalogue.JOBS_LIFECYCLE, null, null, "job-1", "v", Provenance.stampOf(null)));
+    ProducerRecord<Object, Object> tick = stamp.onSend(new ProducerRecord<>(
+        TopicCatalogue.CLUSTER_CLOCK, null, null, "c", "v", Provenance.stampOf(null)));
+
+    assertThat(Provenance.stamp(lifecycle.headers())).isEqualTo("tideline-executor");
+    assertThat(Provenance.stamp(tick.headers())).isEqualTo("tideline-simulator");
+  }
+
+  @Test
   void shouldRefuseToStartAProducerThatDoesNotSayWhoItIs() {
     assertThatThrownBy(() -> new ProducerStamp().configure(Map.of()))
         .hasMessageContaining("tideline.producer.identity is not set");
