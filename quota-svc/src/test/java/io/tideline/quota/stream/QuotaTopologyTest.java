@@ -320,6 +320,31 @@ class QuotaTopologyTest {
   }
 
   @Test
+  void shouldRefuseAForgedQuotaDocumentAndKeepTheDefinitionInForce() {
+    q.submit(training("g1", 4, T0));
+    // 1. On an open broker someone writes a definition doubling the fleet: once without a stamp,
+    //    once stamped as a submitter.
+    String doubled = QuotaScenario.DEFINITION.replace("test-1", "forged")
+        .replace("fleetGpus: 16", "fleetGpus: 32");
+    q.definitionAs(null, "forged", doubled, T0.plusSeconds(60));
+    q.definitionAs("tideline-submitter", "forged", doubled, T0.plusSeconds(61));
+    q.submit(training("g2", 2, T0.plusSeconds(120)));
+    q.tick(T0.plusSeconds(121));
+
+    List<DeadLetter> letters = q.read(QuotaTopics.CONFIG + ".dlq");
+    assertThat(letters).extracting(DeadLetter::getErrorClass)
+        .containsExactly("PROVENANCE", "PROVENANCE");
+    assertThat(letters).extracting(DeadLetter::getError).containsExactly(
+        "no tideline-producer header: quota.config is written only by tideline-operator"
+            + " (expected tideline-operator, found none)",
+        "written by tideline-submitter, but quota.config is written only by tideline-operator"
+            + " (expected tideline-operator, found tideline-submitter)");
+    assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).extracting(QuotaChange::getNewVersion)
+        .containsExactly("test-1");
+    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-2/test-1");
+  }
+
+  @Test
   void shouldRejectAnUnknownTenantWithTheReasonAndKeepDeciding() {
     q.submit(JobSubmissions.training("games-1").tenant("games", "arcade").gpus(1).at(T0).build());
     q.submit(training("g1", 1, T0.plusSeconds(1)));
