@@ -5,9 +5,7 @@ import io.tideline.platform.lockstep.Quiescence;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.security.Identity;
 import io.tideline.platform.security.ProducerStamp;
-import io.tideline.platform.security.Provenance;
 import io.tideline.platform.topics.TopicCatalogue;
-import io.tideline.platform.topics.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,7 +76,8 @@ public final class KafkaTransport implements Transport {
     Map<String, Object> p = new HashMap<>(serde);
     // The simulator plays several writers (ADR 0029): each record carries the identity of the
     // role that writes its topic in the catalogue.
-    ProducerStamp.configure(p, Identity.SIMULATOR.user(), stamps());
+    ProducerStamp.configure(p, Identity.SIMULATOR.user(),
+        ProducerStamp.asOwners(Identity.SIMULATOR.user()));
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -107,23 +106,6 @@ public final class KafkaTransport implements Transport {
     consumer.seekToEnd(observed);
     observed.forEach(consumer::position); // resolve the start now, not at the first poll
     cascadeEnds = ends(cascade);
-  }
-
-  /**
-   * The identity each catalogued topic's records are stamped with: the simulator's own where
-   * the catalogue names it a writer (the clock), else the topic's owner — the role it plays
-   * (the executor's lifecycle, the telemetry's samples, the users' submissions, the operators'
-   * quota and holidays).
-   */
-  static Map<String, String> stamps() {
-    Map<String, String> out = new HashMap<>();
-    for (TopicSpec t : TopicCatalogue.all()) {
-      Set<String> owners = Provenance.owners(t.name());
-      if (!owners.isEmpty() && !owners.contains(Identity.SIMULATOR.user())) {
-        out.put(t.name(), owners.iterator().next());
-      }
-    }
-    return out;
   }
 
   @Override

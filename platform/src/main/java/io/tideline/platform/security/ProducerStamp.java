@@ -46,6 +46,34 @@ public final class ProducerStamp implements ProducerInterceptor<Object, Object> 
   }
 
   /**
+   * Who writes each catalogued topic when one producer plays every role it writes: {@code self}
+   * where the catalogue names it a producer of the topic, else the topic's first owner
+   * ({@link Provenance#ownerOf}). The simulator plays the executor, telemetry, the submitters and
+   * the operators of the open demo stack; a test driver writes each input as its real producer.
+   */
+  public static Map<String, String> asOwners(String self) {
+    Map<String, String> out = new java.util.HashMap<>();
+    for (io.tideline.platform.topics.TopicSpec t
+        : io.tideline.platform.topics.TopicCatalogue.all()) {
+      java.util.Set<String> owners = Provenance.owners(t.name());
+      if (!owners.isEmpty() && !owners.contains(self)) {
+        out.put(t.name(), owners.iterator().next());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Test drivers' producers ({@code Properties} or a map): every record of a catalogued topic is
+   * stamped with the topic's owner, as its real producer would stamp it (ADR 0029).
+   */
+  public static void configureAsOwners(Map<? super String, Object> producerConfig) {
+    Map<String, Object> c = new java.util.HashMap<>();
+    configure(c, "tideline-test-driver", asOwners("tideline-test-driver"));
+    producerConfig.putAll(c);
+  }
+
+  /**
    * The same for a Kafka Streams engine built by hand (tools, tests): its producers stamp
    * {@code identity}, as the platform's {@code kafka-streams.producer.*} settings do for a service.
    */

@@ -30,11 +30,14 @@ public final class Provenance {
    * The topics checked by default: the decision topics whose records move GPUs (each written by
    * one Tideline service whose producers the platform stamps), and {@code quota.config}, the
    * operators' quota document (the CLI's and the simulator's producers stamp it; only quota reads
-   * it), so a forged document cannot change anyone's quota.
+   * it), so a forged document cannot change anyone's quota; and {@code jobs.lifecycle}, the
+   * executor's facts (its {@code Outputs} and the simulator playing it stamp them), so a forged
+   * {@code COMPLETED} frees no running job's GPUs.
    */
   public static final List<String> DEFAULT_GUARDED = List.of(
       TopicCatalogue.PREEMPTION_DECISIONS, TopicCatalogue.PLACEMENT_DECISIONS,
-      TopicCatalogue.QUOTA_RECLAIMS, TopicCatalogue.EVICTIONS, "quota.config");
+      TopicCatalogue.QUOTA_RECLAIMS, TopicCatalogue.EVICTIONS, "quota.config",
+      TopicCatalogue.JOBS_LIFECYCLE);
 
   /** The default: {@link #DEFAULT_GUARDED}. */
   public static final Provenance DEFAULT = new Provenance(DEFAULT_GUARDED);

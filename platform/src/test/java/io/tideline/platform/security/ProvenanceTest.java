@@ -42,6 +42,30 @@ class ProvenanceTest {
   }
 
   @Test
+  void shouldGuardTheOperatorsQuotaDocumentAndTheExecutorsLifecycleFacts() {
+    assertThat(Provenance.DEFAULT.refusal("quota.config", Provenance.stampOf("tideline-operator")))
+        .isNull();
+    assertThat(Provenance.DEFAULT.refusal("quota.config", (String) null))
+        .contains("quota.config is written only by tideline-operator");
+    assertThat(Provenance.DEFAULT.refusal(TopicCatalogue.JOBS_LIFECYCLE,
+        Provenance.stampOf("tideline-executor"))).isNull();
+    assertThat(Provenance.DEFAULT.refusal(TopicCatalogue.JOBS_LIFECYCLE,
+        Provenance.stampOf("tideline-simulator")))
+        .contains("jobs.lifecycle is written only by tideline-executor");
+  }
+
+  @Test
+  void shouldWriteEachTopicAsItsOwnerWhenOneProducerPlaysEveryRole() {
+    Map<String, String> roles = ProducerStamp.asOwners("tideline-simulator");
+
+    assertThat(roles).containsEntry(TopicCatalogue.JOBS_LIFECYCLE, "tideline-executor")
+        .containsEntry("quota.config", "tideline-operator")
+        .containsEntry(TopicCatalogue.JOBS_SUBMITTED, "tideline-submitter")
+        .containsEntry(TopicCatalogue.GPU_TELEMETRY, "gpu-telemetry-svc")
+        .doesNotContainKey(TopicCatalogue.CLUSTER_CLOCK); // the simulator's own
+  }
+
+  @Test
   void shouldAcceptTheOwnersRecordAndLeaveUnguardedTopicsAlone() {
     assertThat(Provenance.DEFAULT.refusal(TopicCatalogue.QUOTA_RECLAIMS,
         Provenance.stampOf("quota-svc"))).isNull();
