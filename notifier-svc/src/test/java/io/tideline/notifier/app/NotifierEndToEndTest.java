@@ -335,18 +335,18 @@ class NotifierEndToEndTest {
     marker("real-hank-3", t.plusSeconds(2));
 
     assertThat(Channels.slackDelivered("hank")).noneMatch(p -> p.contains("forged-hank-"));
-    assertThat(deadLetters("preemption.decisions.dlq", "PROVENANCE", 2))
-        .extracting(DeadLetter::getError).containsExactly(
-            "no tideline-producer header: preemption.decisions is written only by preemption-svc"
-                + " (expected preemption-svc, found none)",
-            "written by tideline-submitter, but preemption.decisions is written only by"
-                + " preemption-svc (expected preemption-svc, found tideline-submitter)");
-    assertThat(deadLetters("evictions.dlq", "PROVENANCE", 2))
-        .extracting(DeadLetter::getError).containsExactly(
-            "no tideline-producer header: evictions is written only by placement-svc"
-                + " (expected placement-svc, found none)",
-            "written by tideline-submitter, but evictions is written only by placement-svc"
-                + " (expected placement-svc, found tideline-submitter)");
+    assertForgeriesLettered("preemption.decisions", "preemption-svc");
+    assertForgeriesLettered("evictions", "placement-svc");
+  }
+
+  /** The two forgeries of {@code topic} (no stamp, the submitter's) are lettered with why. */
+  private static void assertForgeriesLettered(String topic, String owner) {
+    assertThat(deadLetters(topic + ".dlq", "PROVENANCE", 2)).extracting(DeadLetter::getError)
+        .containsExactly(
+            "no tideline-producer header: " + topic + " is written only by " + owner
+                + " (expected " + owner + ", found none)",
+            "written by tideline-submitter, but " + topic + " is written only by " + owner
+                + " (expected " + owner + ", found tideline-submitter)");
   }
 
   // ---- helpers ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.tideline.quota.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.platform.security.Provenance;
 import io.tideline.events.BillingUsage;
 import io.tideline.events.DeadLetter;
 import io.tideline.events.JobSubmitted;
@@ -334,11 +335,9 @@ class QuotaTopologyTest {
     List<DeadLetter> letters = q.read(QuotaTopics.CONFIG + ".dlq");
     assertThat(letters).extracting(DeadLetter::getErrorClass)
         .containsExactly("PROVENANCE", "PROVENANCE");
-    assertThat(letters).extracting(DeadLetter::getError).containsExactly(
-        "no tideline-producer header: quota.config is written only by tideline-operator"
-            + " (expected tideline-operator, found none)",
-        "written by tideline-submitter, but quota.config is written only by tideline-operator"
-            + " (expected tideline-operator, found tideline-submitter)");
+    assertThat(letters).extracting(DeadLetter::getError).containsExactly( // the rule's words
+        Provenance.DEFAULT.refusal(QuotaTopics.CONFIG, (String) null),
+        Provenance.DEFAULT.refusal(QuotaTopics.CONFIG, "tideline-submitter"));
     assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).extracting(QuotaChange::getNewVersion)
         .containsExactly("test-1");
     assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-2/test-1");
