@@ -1,11 +1,15 @@
 package io.tideline.cli;
 
+import io.tideline.platform.security.Identity;
+import io.tideline.platform.security.ProducerStamp;
 import io.tideline.events.JobSubmitted;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +63,10 @@ final class SubmitCommand implements Callable<Integer> {
     Properties p = connection.clientProperties();
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    // a submission is written by the users' role, whoever runs the CLI (ADR 0029)
+    Map<String, Object> stamp = new HashMap<>();
+    ProducerStamp.configure(stamp, Identity.SUBMITTER.user());
+    p.putAll(stamp);
     try (var producer = new KafkaProducer<String, JobSubmitted>(p, new StringSerializer(),
         AvroSerdes.valueSerializer(connection.specificSerde()))) {
       var meta = producer.send(new ProducerRecord<>(TopicCatalogue.JOBS_SUBMITTED, job.getJobId(), job))

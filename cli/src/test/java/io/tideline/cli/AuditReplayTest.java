@@ -489,6 +489,7 @@ class AuditReplayTest {
     Map<String, Object> p = new HashMap<>(serde);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.broker().bootstrapServers());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
+    ProducerStamp.configureAsOwners(p); // each input as its real producer stamps it (ADR 0029)
     return new KafkaProducer<>(p, new StringSerializer(), AvroSerdes.valueSerializer(serde));
   }
 

@@ -1,5 +1,6 @@
 package io.tideline.preemption;
 
+import io.tideline.platform.security.ProducerStamp;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -169,6 +170,7 @@ class PreemptionServiceTest {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
         TidelineInfraResource.infra().broker().bootstrapServers());
+    ProducerStamp.configureAsOwners(p); // each input as its real producer stamps it (ADR 0029)
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
 

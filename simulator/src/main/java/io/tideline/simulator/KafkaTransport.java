@@ -3,6 +3,8 @@ package io.tideline.simulator;
 import io.tideline.platform.kernel.HostRecord;
 import io.tideline.platform.lockstep.Quiescence;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.security.Identity;
+import io.tideline.platform.security.ProducerStamp;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,8 +70,14 @@ public final class KafkaTransport implements Transport {
   public KafkaTransport(Settings settings, LongSupplier wallMillis) {
     this.settings = settings;
     this.wallMillis = wallMillis;
-    Map<String, Object> serde = AvroSerdes.serdeConfig(settings.registryUrl(), true);
+    // Schemas are looked up by content, never registered: `up` (and a test, before this) has
+    // registered every contract, and a secured registry refuses anyone else's writes (ADR 0027).
+    Map<String, Object> serde = AvroSerdes.serdeConfig(settings.registryUrl(), false);
     Map<String, Object> p = new HashMap<>(serde);
+    // The simulator plays several writers (ADR 0029): each record carries the identity of the
+    // role that writes its topic in the catalogue.
+    ProducerStamp.configure(p, Identity.SIMULATOR.user(),
+        ProducerStamp.asOwners(Identity.SIMULATOR.user()));
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

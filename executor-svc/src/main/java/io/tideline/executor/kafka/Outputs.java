@@ -1,5 +1,7 @@
 package io.tideline.executor.kafka;
 
+import io.tideline.platform.security.Identity;
+import io.tideline.platform.security.ProducerStamp;
 import io.tideline.events.DeadLetter;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -43,6 +45,9 @@ public final class Outputs implements AutoCloseable {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.CLIENT_ID_CONFIG, service + "-outputs");
+    // jobs.lifecycle, jobs.submitted, executor.jobs: written as the executor (ADR 0029), the
+    // owner their consumers check
+    ProducerStamp.configure(p, Identity.EXECUTOR.user());
     this.producer = new KafkaProducer<>(p, new StringSerializer(),
         AvroSerdes.valueSerializer(serdeConfig));
     this.service = service;

@@ -6,6 +6,7 @@ import io.tideline.platform.kernel.forecast.ForecastHost;
 import io.tideline.platform.kernel.forecast.ForecastHost.Decoded;
 import io.tideline.platform.ledger.Out;
 import io.tideline.platform.ledger.TopologyDeadLetters;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.validation.Clip;
 import io.tideline.platform.validation.RecordIntake;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,12 @@ final class InputIntake implements Processor<byte[], byte[], byte[], Out> {
     RecordMetadata where = context.recordMetadata().orElse(null);
     int partition = where == null ? -1 : where.partition();
     long offset = where == null ? -1 : where.offset();
+    // before it is decoded: a lifecycle fact the executor did not write moves nothing (ADR 0029)
+    String forged = Provenance.DEFAULT.refusal(topic, record.headers());
+    if (forged != null) {
+      refuse(record, partition, offset, DeadLetters.PROVENANCE, forged);
+      return;
+    }
     Object value = null;
     if (record.value() != null) {
       try {

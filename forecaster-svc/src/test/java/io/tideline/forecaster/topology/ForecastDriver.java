@@ -1,5 +1,6 @@
 package io.tideline.forecaster.topology;
 
+import io.tideline.platform.security.Provenance;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockSource;
@@ -216,8 +217,14 @@ final class ForecastDriver implements AutoCloseable {
   void lifecycle(String jobId, LifecycleType type, Instant at) {
     JobLifecycle l = JobLifecycle.newBuilder().setJobId(jobId).setCluster(CLUSTER).setType(type)
         .setOccurredAt(at).build();
-    lifecycle.pipeInput(jobId.getBytes(StandardCharsets.UTF_8),
-        avro.serialize(TopicCatalogue.JOBS_LIFECYCLE, l), at);
+    lifecycleAs(Provenance.ownerOf(TopicCatalogue.JOBS_LIFECYCLE), l, at);
+  }
+
+  /** A lifecycle fact written by {@code producer} ({@code null}: without a stamp). */
+  void lifecycleAs(String producer, JobLifecycle l, Instant at) {
+    lifecycle.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(
+        l.getJobId().getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.JOBS_LIFECYCLE, l), Provenance.stampOf(producer), at));
   }
 
   /** A node of {@code gpus} GPUs joins ({@code change} JOINED) or changes. */

@@ -1,5 +1,7 @@
 package io.tideline.telemetry.publish;
 
+import io.tideline.platform.security.Identity;
+import io.tideline.platform.security.ProducerStamp;
 import io.smallrye.common.annotation.Identifier;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
@@ -37,6 +39,7 @@ public class TelemetryProducer {
       @Identifier("default-kafka-broker") Map<String, Object> kafka) {
     Map<String, Object> p = properties(kafka, config.producer());
     p.put(ProducerConfig.CLIENT_ID_CONFIG, tideline.service() + "-telemetry");
+    ProducerStamp.configure(p, Identity.TELEMETRY.user()); // ADR 0029
     this.producer = new KafkaProducer<>(p, new StringSerializer(), serdes.valueSerializer());
   }
 

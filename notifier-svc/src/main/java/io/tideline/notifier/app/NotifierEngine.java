@@ -1,5 +1,8 @@
 package io.tideline.notifier.app;
 
+import io.tideline.platform.security.Identity;
+import io.tideline.platform.security.ProducerStamp;
+import io.tideline.platform.security.Provenance;
 import io.tideline.core.preemption.TroughSlot;
 import io.tideline.events.ClockTick;
 import io.tideline.events.DeadLetter;
@@ -245,6 +248,7 @@ public final class NotifierEngine implements AutoCloseable {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.CLIENT_ID_CONFIG, "notifier-" + groupId);
+    ProducerStamp.configure(p, Identity.NOTIFIER.user()); // notices and its state (ADR 0029)
     @SuppressWarnings("unchecked")
     Serializer<Object> valueSerializer = io.tideline.platform.serde.AvroSerdes.valueSerializer(serde);
     producer = new KafkaProducer<>(p, new StringSerializer(), valueSerializer);
@@ -646,6 +650,13 @@ public final class NotifierEngine implements AutoCloseable {
   }
 
   private void handleEvent(ConsumerRecord<byte[], byte[]> r) {
+    // Before anything is decoded: a decision, eviction or lifecycle fact not written by its
+    // topic's owner tells nobody anything (ADR 0029).
+    String forged = Provenance.DEFAULT.refusal(r.topic(), r.headers());
+    if (forged != null) {
+      refuse(r, DeadLetters.PROVENANCE, forged);
+      return;
+    }
     RecordIntake.Outcome o = intake.read(r.topic(), r.key(), r.value(), r.timestamp(),
         TYPES.get(r.topic()));
     if (!(o instanceof RecordIntake.Accepted accepted)) {

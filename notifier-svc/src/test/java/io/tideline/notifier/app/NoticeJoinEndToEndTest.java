@@ -17,6 +17,7 @@ import io.tideline.events.PreemptionDecision;
 import io.tideline.events.QueuePosition;
 import io.tideline.events.Victim;
 import io.tideline.notifier.compose.Decisions;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.testkit.JobSubmissions;
 import io.tideline.testkit.KafkaBroker;
@@ -356,7 +357,8 @@ class NoticeJoinEndToEndTest {
         TidelineInfraResource.infra().broker().bootstrapServers());
     try (var producer = new KafkaProducer<String, Object>(p, new StringSerializer(),
         AvroSerdes.valueSerializer(serde()))) {
-      return producer.send(new ProducerRecord<>(topic, key, value)).get();
+      return producer.send(new ProducerRecord<>(topic, null, key, value,
+          Provenance.stampOf(Provenance.ownerOf(topic)))).get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }

@@ -26,6 +26,7 @@ import io.tideline.events.SlotClass;
 import io.tideline.events.SlotForecast;
 import io.tideline.events.Victim;
 import io.tideline.notifier.compose.Decisions;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.testkit.JobSubmissions;
 import io.tideline.testkit.KafkaBroker;
@@ -314,6 +315,40 @@ class NotifierEndToEndTest {
     assertThat(count("notices")).isEqualTo(noticesBefore + 2); // nothing re-published
   }
 
+  @Test
+  @Order(9)
+  void shouldTellNobodyAboutAForgedDecisionAndDeadLetterItWithTheReason() {
+    Instant t = Instant.parse("2026-11-10T09:00:00Z");
+    awaitRestored();
+    // 1. On an open broker someone forges hank's preemption, decision and eviction: once with no
+    //    stamp at all, once stamped as the submitter.
+    PreemptionDecision unstamped = Decisions.preempt("dec-forged-1", t,
+        List.of(Decisions.victim("forged-hank-1", "hank")));
+    sendAs(null, "preemption.decisions", "c1", unstamped);
+    sendAs(null, "evictions", "forged-hank-1", Decisions.applied(unstamped, t).get(0));
+    PreemptionDecision foreign = Decisions.preempt("dec-forged-2", t.plusSeconds(1),
+        List.of(Decisions.victim("forged-hank-2", "hank")));
+    sendAs("tideline-submitter", "preemption.decisions", "c1", foreign);
+    sendAs("tideline-submitter", "evictions", "forged-hank-2",
+        Decisions.applied(foreign, t.plusSeconds(1)).get(0));
+    // 2. preemption-svc's own decision, applied by placement-svc: told.
+    marker("real-hank-3", t.plusSeconds(2));
+
+    assertThat(Channels.slackDelivered("hank")).noneMatch(p -> p.contains("forged-hank-"));
+    assertForgeriesLettered("preemption.decisions", "preemption-svc");
+    assertForgeriesLettered("evictions", "placement-svc");
+  }
+
+  /** The two forgeries of {@code topic} (no stamp, the submitter's) are lettered with why. */
+  private static void assertForgeriesLettered(String topic, String owner) {
+    assertThat(deadLetters(topic + ".dlq", "PROVENANCE", 2)).extracting(DeadLetter::getError)
+        .containsExactly(
+            "no tideline-producer header: " + topic + " is written only by " + owner
+                + " (expected " + owner + ", found none)",
+            "written by tideline-submitter, but " + topic + " is written only by " + owner
+                + " (expected " + owner + ", found tideline-submitter)");
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private NotifierEngine engine() {
@@ -364,10 +399,17 @@ class NotifierEndToEndTest {
     return p;
   }
 
+  /** Sends as the topic's owner, as the real writer would stamp it (ADR 0029). */
   private static void send(String topic, String key, Object value) {
-    try (var producer = new KafkaProducer<String, Object>(producerProps(), new StringSerializer(),
+    sendAs(Provenance.ownerOf(topic), topic, key, value);
+  }
+
+  /** Sends stamped {@code producer} ({@code null}: no stamp at all, a forger's record). */
+  private static void sendAs(String producer, String topic, String key, Object value) {
+    try (var kafka = new KafkaProducer<String, Object>(producerProps(), new StringSerializer(),
         AvroSerdes.valueSerializer(serde()))) {
-      producer.send(new ProducerRecord<>(topic, key, value)).get();
+      kafka.send(new ProducerRecord<>(topic, null, key, value, Provenance.stampOf(producer)))
+          .get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -376,7 +418,8 @@ class NotifierEndToEndTest {
   private static void sendRaw(String topic, String key, byte[] value) {
     try (var producer = new KafkaProducer<>(producerProps(), new StringSerializer(),
         new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(topic, key, value)).get();
+      producer.send(new ProducerRecord<>(topic, null, key, value,
+          Provenance.stampOf(Provenance.ownerOf(topic)))).get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -389,6 +432,23 @@ class NotifierEndToEndTest {
     p.put(ConsumerConfig.GROUP_ID_CONFIG, KafkaBroker.unique("reader"));
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     return new KafkaConsumer<>(p, new StringDeserializer(), AvroSerdes.valueDeserializer(serde()));
+  }
+
+  /** The letters of class {@code errorClass} on {@code topic}, once {@code expected} are there. */
+  private static List<DeadLetter> deadLetters(String topic, String errorClass, int expected) {
+    List<DeadLetter> out = new ArrayList<>();
+    try (var consumer = reader()) {
+      consumer.subscribe(List.of(topic));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (out.size() < expected && System.nanoTime() < deadline) {
+        for (var r : consumer.poll(Duration.ofMillis(200))) {
+          if (r.value() instanceof DeadLetter l && errorClass.equals(l.getErrorClass())) {
+            out.add(l);
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private static List<DeadLetter> deadLetters(String topic, int expected) {

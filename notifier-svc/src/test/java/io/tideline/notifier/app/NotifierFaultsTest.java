@@ -22,6 +22,7 @@ import io.tideline.notifier.channel.SlackWebhookSender;
 import io.tideline.notifier.compose.Decisions;
 import io.tideline.notifier.delivery.Channel;
 import io.tideline.platform.deadletter.DeadLetters;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.serde.AvroSerdes;
 import io.tideline.testkit.KafkaBroker;
 import io.tideline.testkit.TidelineInfraResource;
@@ -281,7 +282,8 @@ class NotifierFaultsTest {
         TidelineInfraResource.infra().broker().bootstrapServers());
     try (var producer = new KafkaProducer<String, Object>(p, new StringSerializer(),
         AvroSerdes.valueSerializer(serde()))) {
-      producer.send(new ProducerRecord<>(topic, key, value)).get();
+      producer.send(new ProducerRecord<>(topic, null, key, value,
+          Provenance.stampOf(Provenance.ownerOf(topic)))).get();
     } catch (Exception e) {
       throw new AssertionError(e);
     }

@@ -1,5 +1,6 @@
 package io.tideline.placement.ledger;
 
+import io.tideline.platform.security.ProducerStamp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.events.ClockSource;
@@ -269,6 +270,7 @@ class CrashRecoveryTest {
     Map<String, Object> p = new HashMap<>(serde);
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.broker().bootstrapServers());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
+    ProducerStamp.configureAsOwners(p); // each input as its real producer stamps it (ADR 0029)
     return new KafkaProducer<>(p, new StringSerializer(),
         AvroSerdes.<Object>valueSerializer(serde));
   }

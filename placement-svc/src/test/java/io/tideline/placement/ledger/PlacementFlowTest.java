@@ -16,6 +16,7 @@ import io.tideline.events.PlacementOutcome;
 import io.tideline.events.PreemptionRequest;
 import io.tideline.events.QueuePosition;
 import io.tideline.events.Verdict;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.JobSubmissions;
 import io.tideline.testkit.RegistryFixture;
@@ -141,6 +142,43 @@ class PlacementFlowTest {
       assertThat(e.getKey()).isEqualTo("second");
       assertThat(e.getValue()).as("tombstone once placed").isNull();
     });
+  }
+
+  /**
+   * {@code jobs.lifecycle} is the executor's (ADR 0029): on an open broker a {@code COMPLETED}
+   * the executor did not write frees none of the job's GPUs; the executor's own fact does.
+   */
+  @Test
+  void shouldFreeNothingOnAForgedCompletionOfARunningJob() {
+    d.nodes(1, t(0));
+    d.admit(training("running", 8, t(1)), t(1));
+    d.admit(training("waiting", 8, t(2)), t(2));
+    only(d.decisions(), "running", PlacementOutcome.PLACED);
+
+    d.sendAs(null, TopicCatalogue.JOBS_LIFECYCLE, "running", completed("running", t(100)),
+        t(100));
+    d.sendAs("tideline-submitter", TopicCatalogue.JOBS_LIFECYCLE, "running",
+        completed("running", t(101)), t(101));
+    d.tick(t(102));
+
+    assertThat(d.decisions()).as("nothing released, nothing placed").isEmpty();
+    List<DeadLetter> letters = d.deadLetters(TopicCatalogue.JOBS_LIFECYCLE);
+    assertThat(letters).extracting(DeadLetter::getErrorClass)
+        .containsExactly("PROVENANCE", "PROVENANCE");
+    assertThat(letters).extracting(DeadLetter::getError).containsExactly( // the rule's words
+        Provenance.DEFAULT.refusal(TopicCatalogue.JOBS_LIFECYCLE, (String) null),
+        Provenance.DEFAULT.refusal(TopicCatalogue.JOBS_LIFECYCLE, "tideline-submitter"));
+
+    d.lifecycle("running", LifecycleType.COMPLETED, t(200));
+
+    List<PlacementDecision> ds = d.decisions();
+    only(ds, "running", PlacementOutcome.RELEASED);
+    only(ds, "waiting", PlacementOutcome.PLACED);
+  }
+
+  private static io.tideline.events.JobLifecycle completed(String job, Instant at) {
+    return io.tideline.events.JobLifecycle.newBuilder().setJobId(job)
+        .setCluster(LedgerDriver.CLUSTER).setType(LifecycleType.COMPLETED).setOccurredAt(at).build();
   }
 
   @Test

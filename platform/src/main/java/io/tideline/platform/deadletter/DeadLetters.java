@@ -1,5 +1,6 @@
 package io.tideline.platform.deadletter;
 
+import io.tideline.platform.security.ProducerStamp;
 import io.smallrye.common.annotation.Identifier;
 import io.tideline.events.DeadLetter;
 import io.tideline.platform.TidelineConfig;
@@ -59,6 +60,7 @@ public class DeadLetters {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.CLIENT_ID_CONFIG, config.service() + "-dead-letters");
+    ProducerStamp.configure(p, config.service()); // its letters carry their writer (ADR 0029)
     this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), serdes.valueSerializer());
   }
 

@@ -27,12 +27,17 @@ public final class Provenance {
   public static final String HEADER = "tideline-producer";
 
   /**
-   * The decision topics whose records move GPUs, checked by default: each is written by one
-   * Tideline service whose producers are stamped by the platform's configuration.
+   * The topics checked by default: the decision topics whose records move GPUs (each written by
+   * one Tideline service whose producers the platform stamps), and {@code quota.config}, the
+   * operators' quota document (the CLI's and the simulator's producers stamp it; only quota reads
+   * it), so a forged document cannot change anyone's quota; and {@code jobs.lifecycle}, the
+   * executor's facts (its {@code Outputs} and the simulator playing it stamp them), so a forged
+   * {@code COMPLETED} frees no running job's GPUs.
    */
   public static final List<String> DEFAULT_GUARDED = List.of(
       TopicCatalogue.PREEMPTION_DECISIONS, TopicCatalogue.PLACEMENT_DECISIONS,
-      TopicCatalogue.QUOTA_RECLAIMS, TopicCatalogue.EVICTIONS);
+      TopicCatalogue.QUOTA_RECLAIMS, TopicCatalogue.EVICTIONS, "quota.config",
+      TopicCatalogue.JOBS_LIFECYCLE);
 
   /** The default: {@link #DEFAULT_GUARDED}. */
   public static final Provenance DEFAULT = new Provenance(DEFAULT_GUARDED);

@@ -1,5 +1,6 @@
 package io.tideline.platform.streams;
 
+import io.tideline.platform.security.ProducerStamp;
 import io.tideline.events.DeadLetter;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.serde.AvroSerdes;
@@ -81,10 +82,11 @@ final class StreamsDeadLetters {
     Object auto = configs.get("tideline.registry.auto-register");
     Serializer<Object> values = AvroSerdes.valueSerializer(AvroSerdes.serdeConfig(
         String.valueOf(registry), auto == null || Boolean.parseBoolean(String.valueOf(auto))));
+    Object service = configs.get("tideline.service");
+    ProducerStamp.configure(p, service == null ? app : String.valueOf(service)); // ADR 0029
     KafkaProducer<byte[], Object> producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), values);
     Runtime.getRuntime().addShutdownHook(new Thread(producer::close, app + "-dlq-close"));
-    Object service = configs.get("tideline.service");
     return new StreamsDeadLetters(service == null ? app : String.valueOf(service), producer);
   }
 

@@ -42,6 +42,30 @@ class ProvenanceTest {
   }
 
   @Test
+  void shouldGuardTheOperatorsQuotaDocumentAndTheExecutorsLifecycleFacts() {
+    assertThat(Provenance.DEFAULT.refusal("quota.config", Provenance.stampOf("tideline-operator")))
+        .isNull();
+    assertThat(Provenance.DEFAULT.refusal("quota.config", (String) null))
+        .contains("quota.config is written only by tideline-operator");
+    assertThat(Provenance.DEFAULT.refusal(TopicCatalogue.JOBS_LIFECYCLE,
+        Provenance.stampOf("tideline-executor"))).isNull();
+    assertThat(Provenance.DEFAULT.refusal(TopicCatalogue.JOBS_LIFECYCLE,
+        Provenance.stampOf("tideline-simulator")))
+        .contains("jobs.lifecycle is written only by tideline-executor");
+  }
+
+  @Test
+  void shouldWriteEachTopicAsItsOwnerWhenOneProducerPlaysEveryRole() {
+    Map<String, String> roles = ProducerStamp.asOwners("tideline-simulator");
+
+    assertThat(roles).containsEntry(TopicCatalogue.JOBS_LIFECYCLE, "tideline-executor")
+        .containsEntry("quota.config", "tideline-operator")
+        .containsEntry(TopicCatalogue.JOBS_SUBMITTED, "tideline-submitter")
+        .containsEntry(TopicCatalogue.GPU_TELEMETRY, "gpu-telemetry-svc")
+        .doesNotContainKey(TopicCatalogue.CLUSTER_CLOCK); // the simulator's own
+  }
+
+  @Test
   void shouldAcceptTheOwnersRecordAndLeaveUnguardedTopicsAlone() {
     assertThat(Provenance.DEFAULT.refusal(TopicCatalogue.QUOTA_RECLAIMS,
         Provenance.stampOf("quota-svc"))).isNull();
@@ -67,6 +91,23 @@ class ProvenanceTest {
 
     assertThat(Provenance.stamp(sent.headers())).isEqualTo("placement-svc");
     assertThat(sent.headers().headers(Provenance.HEADER)).hasSize(1);
+  }
+
+  @Test
+  void shouldStampEachTopicWithTheRoleThatWritesItWhenOneProducerPlaysSeveral() {
+    ProducerStamp stamp = new ProducerStamp();
+    Map<String, Object> config = new HashMap<>();
+    ProducerStamp.configure(config, "tideline-simulator",
+        Map.of(TopicCatalogue.JOBS_LIFECYCLE, "tideline-executor"));
+    stamp.configure(config);
+
+    ProducerRecord<Object, Object> lifecycle = stamp.onSend(new ProducerRecord<>(
+        TopicCatalogue.JOBS_LIFECYCLE, null, null, "job-1", "v", Provenance.stampOf(null)));
+    ProducerRecord<Object, Object> tick = stamp.onSend(new ProducerRecord<>(
+        TopicCatalogue.CLUSTER_CLOCK, null, null, "c", "v", Provenance.stampOf(null)));
+
+    assertThat(Provenance.stamp(lifecycle.headers())).isEqualTo("tideline-executor");
+    assertThat(Provenance.stamp(tick.headers())).isEqualTo("tideline-simulator");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.tideline.events.QuotaConfigDocument;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.kernel.quota.QuotaHost;
+import io.tideline.platform.security.Provenance;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.validation.EventValidator;
 import io.tideline.platform.validation.InputBounds;
@@ -62,8 +63,13 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
     String problem;
     String errorClass = DeadLetters.VALIDATION;
     Class<?> type = typeOf(topic);
+    String forged = Provenance.DEFAULT.refusal(topic, record.headers());
     if (type == null) {
       problem = "unexpected input topic " + topic;
+    } else if (forged != null) {
+      // before it is decoded: a quota document nobody entitled wrote never applies (ADR 0029)
+      problem = forged;
+      errorClass = DeadLetters.PROVENANCE;
     } else {
       RecordIntake.Outcome o = intake.read(topic, record.key(), record.value(),
           record.timestamp(), type);

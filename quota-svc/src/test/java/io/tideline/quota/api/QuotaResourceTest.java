@@ -1,5 +1,6 @@
 package io.tideline.quota.api;
 
+import io.tideline.platform.security.ProducerStamp;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -172,6 +173,7 @@ class QuotaResourceTest {
     var infra = TidelineInfraResource.infra();
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.broker().bootstrapServers());
+    ProducerStamp.configureAsOwners(p); // each input as its real producer stamps it (ADR 0029)
     try (var producer = new KafkaProducer<String, SpecificRecord>(p, new StringSerializer(),
         AvroSerdes.valueSerializer(AvroSerdes.serdeConfig(infra.registry().url(), true)))) {
       producer.send(new ProducerRecord<>(topic, key, value)).get();

@@ -1,5 +1,6 @@
 package io.tideline.quota.stream;
 
+import io.tideline.platform.security.ProducerStamp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.events.BillingUsage;
@@ -380,6 +381,7 @@ class QuotaRestartTest {
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.broker().bootstrapServers());
       p.put(ProducerConfig.ACKS_CONFIG, "all");
+      ProducerStamp.configureAsOwners(p); // each input as its real producer stamps it (ADR 0029)
       producer = new KafkaProducer<>(p, new StringSerializer(), AvroSerdes.valueSerializer(serde));
     }
     try {

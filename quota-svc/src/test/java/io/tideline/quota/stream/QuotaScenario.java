@@ -1,5 +1,7 @@
 package io.tideline.quota.stream;
 
+import io.tideline.platform.security.Provenance;
+import org.apache.kafka.streams.test.TestRecord;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
@@ -116,10 +118,15 @@ final class QuotaScenario implements AutoCloseable {
   }
 
   void definition(String version, String document, Instant at) {
+    definitionAs(Provenance.ownerOf(QuotaTopics.CONFIG), version, document, at);
+  }
+
+  /** A quota document written by {@code producer} ({@code null}: without a stamp). */
+  void definitionAs(String producer, String version, String document, Instant at) {
     QuotaConfigDocument d = QuotaConfigDocument.newBuilder().setCluster(CLUSTER)
         .setVersion(version).setFormat(QuotaConfigFormat.YAML).setDocument(document)
         .setAuthor("ops").setPublishedAt(at).build();
-    send(QuotaTopics.CONFIG, CLUSTER, avro(QuotaTopics.CONFIG, d), at);
+    send(QuotaTopics.CONFIG, CLUSTER, avro(QuotaTopics.CONFIG, d), at, producer);
   }
 
   void raw(String topic, String key, byte[] value, Instant at) {
@@ -130,10 +137,16 @@ final class QuotaScenario implements AutoCloseable {
     return avro.serialize(topic, r);
   }
 
+  /** Written by the topic's owner, stamped as its producer would (ADR 0029). */
   private void send(String topic, String key, byte[] value, Instant at) {
+    send(topic, key, value, at, Provenance.ownerOf(topic));
+  }
+
+  private void send(String topic, String key, byte[] value, Instant at, String producer) {
     TestInputTopic<byte[], byte[]> in = driver.createInputTopic(topic, new ByteArraySerializer(),
         new ByteArraySerializer());
-    in.pipeInput(key.getBytes(StandardCharsets.UTF_8), value, at);
+    in.pipeInput(new TestRecord<>(key.getBytes(StandardCharsets.UTF_8), value,
+        Provenance.stampOf(producer), at));
   }
 
   // ------------------------------------------------------------------ outputs

@@ -2,6 +2,7 @@ package io.tideline.quota.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.platform.security.Provenance;
 import io.tideline.events.BillingUsage;
 import io.tideline.events.DeadLetter;
 import io.tideline.events.JobSubmitted;
@@ -317,6 +318,29 @@ class QuotaTopologyTest {
     assertThat(changes.get(1).getSource()).isEqualTo("quota.config by ops");
     assertThat(changes.get(1).getReason()).contains("fleet 32.0 GPUs");
     assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-2/test-2");
+  }
+
+  @Test
+  void shouldRefuseAForgedQuotaDocumentAndKeepTheDefinitionInForce() {
+    q.submit(training("g1", 4, T0));
+    // 1. On an open broker someone writes a definition doubling the fleet: once without a stamp,
+    //    once stamped as a submitter.
+    String doubled = QuotaScenario.DEFINITION.replace("test-1", "forged")
+        .replace("fleetGpus: 16", "fleetGpus: 32");
+    q.definitionAs(null, "forged", doubled, T0.plusSeconds(60));
+    q.definitionAs("tideline-submitter", "forged", doubled, T0.plusSeconds(61));
+    q.submit(training("g2", 2, T0.plusSeconds(120)));
+    q.tick(T0.plusSeconds(121));
+
+    List<DeadLetter> letters = q.read(QuotaTopics.CONFIG + ".dlq");
+    assertThat(letters).extracting(DeadLetter::getErrorClass)
+        .containsExactly("PROVENANCE", "PROVENANCE");
+    assertThat(letters).extracting(DeadLetter::getError).containsExactly( // the rule's words
+        Provenance.DEFAULT.refusal(QuotaTopics.CONFIG, (String) null),
+        Provenance.DEFAULT.refusal(QuotaTopics.CONFIG, "tideline-submitter"));
+    assertThat(q.<QuotaChange>read(QuotaTopics.CHANGES)).extracting(QuotaChange::getNewVersion)
+        .containsExactly("test-1");
+    assertThat(last("g2").getPolicyVersion()).isEqualTo("quota-rules-2/test-1");
   }
 
   @Test

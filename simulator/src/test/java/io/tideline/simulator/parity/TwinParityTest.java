@@ -3,6 +3,7 @@ package io.tideline.simulator.parity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.serde.ContractSubjects;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.quota.config.QuotaPolicy;
 import io.tideline.simulator.InProcessTransport;
@@ -70,6 +71,8 @@ class TwinParityTest {
     SimResult services;
     try (TidelineInfra infra = TidelineInfra.start()) {
       ServiceApps.createTopics(infra);
+      // as `up` does: the contracts first (the transport looks schemas up, never registers)
+      ContractSubjects.register(infra.registry().url(), ContractSubjects.all());
       try (ServiceApps apps = ServiceApps.start(infra,
           Policy.TIDELINE.placement(Twins.CLUSTER, scenario),
           Policy.TIDELINE.preemptionPolicy(Twins.CLUSTER),
