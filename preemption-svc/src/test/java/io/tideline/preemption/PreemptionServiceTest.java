@@ -135,7 +135,9 @@ class PreemptionServiceTest {
           .build(), T14);
       pd = decisionFor(requestId(c));
     } finally {
-      ticker.interrupt();
+      if (ticker != null) {
+        ticker.interrupt();
+      }
     }
 
     assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
