@@ -319,7 +319,8 @@ public final class World {
     JobRequest req = new JobRequest(base.jobId(), base.tenant(), TEAM, base.user(),
         base.workloadClass(), base.critical(), base.preemptible(), base.preemptionRight(), null,
         base.gpuCount(), base.gpuShare(), base.gangSize(), base.nodes(), base.allowedGpuModels(),
-        now, null, base.expectedDurationSeconds(), base.checkpoint(), base.dataCacheGb());
+        now, null, base.expectedDurationSeconds(), base.checkpoint(), base.dataCacheGb(),
+        base.resources());
     TwinJob j = new TwinJob(req, spec, -1, now);
     jobs.put(req.jobId(), j);
     waitingOffline.add(req.jobId());

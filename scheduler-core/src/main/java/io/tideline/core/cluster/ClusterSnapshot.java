@@ -18,8 +18,9 @@ import java.util.TreeSet;
  * decisions run on a consistent view and "what if" questions (preemption: "if these victims were
  * evicted…", see {@link #withoutJobs}) cost no more than the nodes they touch.
  *
- * <p>Invariant, checked on every change: no GPU's shares sum above 1.0 (within
- * {@link #SHARE_EPSILON}).
+ * <p>Invariants, checked on every change: no GPU's shares sum above 1.0 (within
+ * {@link #SHARE_EPSILON}); no node's CPU, memory or extended resources it declares are
+ * overcommitted ({@link ResourceFit}, ADR 0030).
  */
 public final class ClusterSnapshot {
 
@@ -262,6 +263,16 @@ public final class ClusterSnapshot {
         NodeLedger l = staged.getOrDefault(n, ledgers[n]);
         staged.put(n, l.plus(allocation.jobId(), a.gpuIndex(), a.share(), a.nodeId()));
       }
+      // CPU, memory, extended resources of its workers, node by node (ADR 0030)
+      for (String nodeId : allocation.workers().keySet()) {
+        int n = topology.indexOf(nodeId);
+        if (n < 0) {
+          throw new IllegalArgumentException("unknown node " + nodeId);
+        }
+        NodeLedger l = staged.getOrDefault(n, ledgers[n]);
+        staged.put(n, l.charge(allocation.jobId(), allocation.chargeOn(nodeId),
+            topology.node(n)));
+      }
       staged.forEach((n, l) -> ledgers[n] = l);
       allocations.put(allocation.jobId(), allocation);
       return this;
@@ -273,6 +284,7 @@ public final class ClusterSnapshot {
       if (a != null) {
         TreeSet<String> nodes = new TreeSet<>();
         a.assignments().forEach(x -> nodes.add(x.nodeId()));
+        nodes.addAll(a.workers().keySet());
         for (String id : nodes) {
           int n = topology.indexOf(id);
           ledgers[n] = ledgers[n].minus(jobId);

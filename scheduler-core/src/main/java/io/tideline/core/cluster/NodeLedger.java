@@ -1,5 +1,6 @@
 package io.tideline.core.cluster;
 
+import io.tideline.core.model.Resources;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,19 +10,28 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The allocation state of one node's GPUs: per GPU, which jobs hold which share. Immutable; a
- * change produces a new ledger (copy-on-write), so snapshots can share unchanged nodes.
+ * The allocation state of one node: per GPU, which jobs hold which share, and per job the CPU,
+ * memory and extended resources its workers hold here (ADR 0030). Immutable; a change produces a
+ * new ledger (copy-on-write), so snapshots can share unchanged nodes.
  */
 public final class NodeLedger {
 
+  private static final TreeMap<String, Resources> NO_CHARGES = new TreeMap<>();
+
   private final double[] used;
   private final List<TreeMap<String, Double>> holders;
+  /** Job id → non-GPU resources it holds on this node; never modified once shared. */
+  private final TreeMap<String, Resources> charges;
+  private final Resources allocated;
   private final int idleGpus;
   private final int partialGpus;
 
-  private NodeLedger(double[] used, List<TreeMap<String, Double>> holders) {
+  private NodeLedger(double[] used, List<TreeMap<String, Double>> holders,
+      TreeMap<String, Resources> charges, Resources allocated) {
     this.used = used;
     this.holders = holders;
+    this.charges = charges;
+    this.allocated = allocated;
     int idle = 0;
     int partial = 0;
     for (double u : used) {
@@ -41,7 +51,17 @@ public final class NodeLedger {
     for (int g = 0; g < gpuCount; g++) {
       h.add(new TreeMap<>());
     }
-    return new NodeLedger(new double[gpuCount], h);
+    return new NodeLedger(new double[gpuCount], h, NO_CHARGES, Resources.NONE);
+  }
+
+  /** CPU, memory and extended resources held on this node, summed over its jobs. */
+  public Resources allocated() {
+    return allocated;
+  }
+
+  /** Non-GPU resources each job holds on this node, by job id (jobs asking none are absent). */
+  public SortedMap<String, Resources> charges() {
+    return Collections.unmodifiableSortedMap(charges);
   }
 
   /** GPUs on the node. */
@@ -90,7 +110,7 @@ public final class NodeLedger {
 
   /** Ids of the jobs holding any GPU of this node, sorted. */
   public SortedSet<String> jobs() {
-    TreeSet<String> jobs = new TreeSet<>();
+    TreeSet<String> jobs = new TreeSet<>(charges.keySet());
     holders.forEach(h -> jobs.addAll(h.keySet()));
     return jobs;
   }
@@ -110,10 +130,42 @@ public final class NodeLedger {
     TreeMap<String, Double> m = new TreeMap<>(h.get(gpu));
     m.put(jobId, share);
     h.set(gpu, m);
-    return new NodeLedger(u, h);
+    return new NodeLedger(u, h, charges, allocated);
+  }
+
+  /**
+   * This ledger with {@code jobId} also holding {@code charge} of {@code node}'s non-GPU
+   * resources; fails if any resource the node declares would be overcommitted.
+   */
+  NodeLedger charge(String jobId, Resources charge, Node node) {
+    if (charge.isNone()) {
+      return this;
+    }
+    ResourceFit.Shortfall s = ResourceFit.shortfall(node.allocatable(), allocated, charge);
+    if (s != null) {
+      throw new IllegalArgumentException("node " + node.id() + " would be overcommitted by "
+          + jobId + ": " + s.describe());
+    }
+    if (charges.containsKey(jobId)) {
+      throw new IllegalArgumentException(jobId + " already holds resources on " + node.id());
+    }
+    TreeMap<String, Resources> c = new TreeMap<>(charges);
+    c.put(jobId, charge);
+    return new NodeLedger(used, holders, c, allocated.plus(charge));
   }
 
   NodeLedger minus(String jobId) {
+    TreeMap<String, Resources> c = charges;
+    Resources a = allocated;
+    if (charges.containsKey(jobId)) {
+      c = new TreeMap<>(charges);
+      c.remove(jobId);
+      // recompute from the remaining holders, as for the GPU shares
+      a = Resources.NONE;
+      for (Resources r : c.values()) {
+        a = a.plus(r);
+      }
+    }
     double[] u = used.clone();
     List<TreeMap<String, Double>> h = new ArrayList<>(holders);
     for (int g = 0; g < u.length; g++) {
@@ -130,6 +182,6 @@ public final class NodeLedger {
         u[g] = sum;
       }
     }
-    return new NodeLedger(u, h);
+    return new NodeLedger(u, h, c, a);
   }
 }

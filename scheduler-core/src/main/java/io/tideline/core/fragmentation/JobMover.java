@@ -30,6 +30,9 @@ final class JobMover {
    * is moved make-before-break and so never interrupted.
    */
   static boolean movable(Allocation a) {
+    if (a.assignments().isEmpty()) {
+      return false; // pods without GPUs free no GPU by moving (ADR 0030)
+    }
     String node = a.assignments().get(0).nodeId();
     WorkloadClass c = a.job().workloadClass();
     boolean inference = c == WorkloadClass.ONLINE_INFERENCE || c == WorkloadClass.BATCH_INFERENCE;
@@ -49,7 +52,7 @@ final class JobMover {
       return null;
     }
     // 3. book it on the hypothetical ledger with the original cordons
-    ClusterSnapshot after = without.withAllocation(new Allocation(a.job(), d.assignments()));
+    ClusterSnapshot after = Placer.apply(without, a.job(), d);
     return new Moved(new Migration(a.jobId(), a.assignments(), d.assignments(), reason), after);
   }
 

@@ -3,8 +3,11 @@ package io.tideline.core.placement;
 import io.tideline.core.trace.TraceEntry;
 import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.TopologyLevel;
+import java.util.Collections;
 import java.util.List;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -21,6 +24,8 @@ import java.util.TreeSet;
  * @param crossDomain whether the placement spans more than one access-switch domain (T1)
  * @param score placement quality in [0, 1]: packing fit × bandwidth factor; 0 when unplaceable
  * @param trace the rules applied, in order
+ * @param workers for a GPU-less job (ADR 0030): node id → its pods placed there; empty otherwise
+ *     (a job with GPUs has its workers where its GPUs are, {@code Allocation.workersOf})
  */
 public record PlacementDecision(
     String jobId,
@@ -31,11 +36,22 @@ public record PlacementDecision(
     TopologyLevel level,
     boolean crossDomain,
     double score,
-    List<TraceEntry> trace) {
+    List<TraceEntry> trace,
+    SortedMap<String, Integer> workers) {
+
+  /** A decision on GPUs (the workers follow from the assignments). */
+  public PlacementDecision(String jobId, long ledgerVersion, boolean placed,
+      List<GpuAssignment> assignments, UnplaceableReason reason, TopologyLevel level,
+      boolean crossDomain, double score, List<TraceEntry> trace) {
+    this(jobId, ledgerVersion, placed, assignments, reason, level, crossDomain, score, trace,
+        Collections.emptySortedMap());
+  }
 
   public PlacementDecision {
     assignments = List.copyOf(assignments);
     trace = List.copyOf(trace);
+    workers = workers == null || workers.isEmpty() ? Collections.emptySortedMap()
+        : Collections.unmodifiableSortedMap(new TreeMap<>(workers));
   }
 
   static PlacementDecision unplaceable(String jobId, long version, UnplaceableReason reason,
@@ -45,7 +61,7 @@ public record PlacementDecision(
 
   /** Ids of the nodes used, sorted. */
   public SortedSet<String> nodeIds() {
-    TreeSet<String> ids = new TreeSet<>();
+    TreeSet<String> ids = new TreeSet<>(workers.keySet());
     assignments.forEach(a -> ids.add(a.nodeId()));
     return ids;
   }

@@ -7,9 +7,11 @@ import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.GpuRef;
 import io.tideline.core.cluster.NodeLedger;
 import io.tideline.core.cluster.Reservation;
+import io.tideline.core.cluster.ResourceFit;
 import io.tideline.core.cluster.Topology;
 import io.tideline.core.cluster.TopologyLevel;
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,6 +38,15 @@ import java.util.TreeMap;
  *   <li><b>Eligibility.</b> A GPU is eligible when its node carries an allowed model (T5; empty
  *       list = any), the node is not cordoned, and every reservation on it
  *       {@linkplain Reservation#permits permits} the job (F2). Whole-GPU jobs take idle GPUs only.
+ *   <li><b>Node resources (T5, ADR 0030).</b> Each worker (pod) asks the request's CPU, memory
+ *       and extended resources; a node holding {@code k} of the job's GPUs hosts
+ *       {@link JobRequest#workersFor workersFor(k)} workers, so a node offers only as many GPUs as
+ *       the workers its free resources hold. A node's undeclared CPU or memory never limits. The
+ *       trace names each resource that limited a node ("cpu: needs 8000m, node has 2000m free").
+ *       A job of 0 GPUs is {@code gangSize} pods of resources only: all on the tightest node that
+ *       holds them all (fewest pods it has room for, then fewest idle GPUs, then node index),
+ *       else spread over the roomiest nodes first (node index on ties); reservations hold GPUs
+ *       only and do not keep such pods away; its score is 1.
  *   <li><b>Smallest domain first (T1).</b> Levels NODE → NVLINK_ISLAND → ASW → PSW → DSW →
  *       CLUSTER are tried in order; the first level with a domain that fits wins. Among fitting
  *       domains the best fit wins (fewest usable GPUs, then fewest idle GPUs, then domain key). Beyond ASW the decision
@@ -89,7 +100,9 @@ public final class Placer {
     if (!decision.placed()) {
       throw new IllegalArgumentException("decision for " + decision.jobId() + " is unplaceable");
     }
-    return snapshot.withAllocation(new Allocation(job, decision.assignments()));
+    return snapshot.withAllocation(new Allocation(job, decision.assignments(),
+        decision.workers().isEmpty() ? Allocation.workersOf(job, decision.assignments())
+            : decision.workers()));
   }
 
   /** One decision's working state: scratch arrays sized to the cluster. */
@@ -105,6 +118,16 @@ public final class Placer {
     /** Why a layout step found nothing (set with its trace entry). */
     private UnplaceableReason failReason;
     private boolean reservationsTraced;
+    /** What one worker asks besides GPUs, and whether it asks anything. */
+    private final Resources ask;
+    private final boolean asks;
+    /** Workers each node still has room for (-1 = not computed yet); null if nothing is asked. */
+    private final long[] room;
+    /** Resource name → [nodes it limited, example node index] (the node with most free of it). */
+    private final TreeMap<String, long[]> limitedBy = new TreeMap<>();
+    private final TreeMap<String, ResourceFit.Shortfall> limitExample = new TreeMap<>();
+    private boolean[] limitNoted;
+    private boolean resourcesTraced;
 
     Attempt(Instant now, ClusterSnapshot snap, JobRequest job) {
       this.now = now;
@@ -112,11 +135,23 @@ public final class Placer {
       this.topo = snap.topology();
       this.job = job;
       this.modelOk = new boolean[topo.gpuModels().size()];
+      this.ask = job.resources();
+      this.asks = !ask.isNone();
+      this.room = asks ? new long[topo.size()] : null;
+      if (asks) {
+        java.util.Arrays.fill(room, -1);
+      }
     }
 
     PlacementDecision run() {
       // 1. shape sanity: the admission check owns validation, placement only refuses the absurd
-      if (job.gpuCount() <= 0 || !(job.gpuShare() > 0 && job.gpuShare() <= 1.0)
+      if (job.gpuless()) {
+        if (!asks || job.nodes() != 0 || job.gangSize() < 0) {
+          return fail(UnplaceableReason.INVALID_SHAPE, "W3 gang shape", "no GPUs, "
+              + (asks ? "nodes " + job.nodes() + ", gangSize " + job.gangSize()
+              : "and no CPU, memory or extended resource asked"));
+        }
+      } else if (job.gpuCount() < 0 || !(job.gpuShare() > 0 && job.gpuShare() <= 1.0)
           || job.nodes() < 0 || job.nodes() > job.gpuCount()) {
         return fail(UnplaceableReason.INVALID_SHAPE, "W3 gang shape", "gpuCount "
             + job.gpuCount() + ", gpuShare " + job.gpuShare() + ", nodes " + job.nodes());
@@ -135,7 +170,137 @@ public final class Placer {
       trace.add(new TraceEntry(job.jobId(), "T5 GPU model", "matched", allowed.isEmpty()
           ? "any model" : "allowed " + allowed + " → " + models + " of "
           + modelOk.length + " fleet models"));
-      return job.fractional() ? placeFractional() : placeGang();
+      return job.gpuless() ? placePods() : job.fractional() ? placeFractional() : placeGang();
+    }
+
+    // ---------------------------------------------------------------- pods without GPUs
+
+    private PlacementDecision placePods() {
+      int pods = Math.max(1, job.gangSize());
+      String rule = "T5 node resources";
+      // 1. the tightest node holding every pod: fewest pods of room, fewest idle GPUs, index
+      int single = -1;
+      List<Integer> roomy = new ArrayList<>();
+      for (int n = 0; n < topo.size(); n++) {
+        if (!nodeEligible(n)) {
+          continue;
+        }
+        long r = room(n, pods);
+        if (r > 0) {
+          roomy.add(n);
+        }
+        if (r >= pods && (single < 0 || r < room(single, pods) || (r == room(single, pods)
+            && snap.ledger(n).idleGpus() < snap.ledger(single).idleGpus()))) {
+          single = n;
+        }
+      }
+      TreeMap<String, Integer> workers = new TreeMap<>();
+      List<Integer> chosen = new ArrayList<>();
+      if (single >= 0) {
+        workers.put(topo.node(single).id(), pods);
+        chosen.add(single);
+      } else {
+        // 2. spread: roomiest nodes first, node index on ties
+        roomy.sort(Comparator.<Integer>comparingLong(n -> -room(n, pods)).thenComparingInt(n -> n));
+        int rest = pods;
+        for (int n : roomy) {
+          if (rest == 0) {
+            break;
+          }
+          int k = (int) Math.min(rest, room(n, pods));
+          workers.put(topo.node(n).id(), k);
+          chosen.add(n);
+          rest -= k;
+        }
+        if (rest > 0) {
+          traceResources();
+          return fail(UnplaceableReason.INSUFFICIENT_CAPACITY, rule, "needs " + pods
+              + " pod(s) of " + ask + ", eligible nodes have room for " + (pods - rest));
+        }
+      }
+      traceResources();
+      for (int n : chosen) {
+        trace.add(new TraceEntry(topo.node(n).id(), rule, "selected", "takes "
+            + workers.get(topo.node(n).id()) + " pod(s) of " + ask + " and no GPU"));
+      }
+      TopologyLevel level = commonLevel(chosen);
+      return new PlacementDecision(job.jobId(), snap.version(), true, List.of(), null, level,
+          level.crossesSwitchDomain(), 1.0, trace, workers);
+    }
+
+    /** The smallest level whose one domain holds every node of {@code nodes}. */
+    private TopologyLevel commonLevel(List<Integer> nodes) {
+      for (TopologyLevel level : LEVELS) {
+        int d = topo.domainOf(level, nodes.get(0));
+        boolean same = true;
+        for (int n : nodes) {
+          same &= topo.domainOf(level, n) == d;
+        }
+        if (same) {
+          return level;
+        }
+      }
+      return TopologyLevel.CLUSTER;
+    }
+
+    // ---------------------------------------------------------------- node resources
+
+    /**
+     * Workers of this job node {@code n} still has room for ({@link Long#MAX_VALUE} when nothing
+     * it asks is constrained there); a node with room for fewer than {@code wanted} is noted
+     * for the trace with the resource that limits it.
+     */
+    private long room(int n, long wanted) {
+      if (!asks) {
+        return Long.MAX_VALUE;
+      }
+      if (room[n] < 0) {
+        room[n] = ResourceFit.workersThatFit(topo.node(n).allocatable(),
+            snap.ledger(n).allocated(), ask);
+      }
+      if (room[n] < wanted) {
+        noteLimit(n);
+      }
+      return room[n];
+    }
+
+    private void noteLimit(int n) {
+      if (limitNoted == null) {
+        limitNoted = new boolean[topo.size()];
+      }
+      if (limitNoted[n]) {
+        return;
+      }
+      limitNoted[n] = true;
+      // the resource that stops one more worker, and how much of it is free
+      ResourceFit.Shortfall s = ResourceFit.shortfall(topo.node(n).allocatable(),
+          snap.ledger(n).allocated(), ask.times((int) Math.min(Integer.MAX_VALUE, room[n] + 1)));
+      if (s == null) {
+        return;
+      }
+      ResourceFit.Shortfall perWorker = new ResourceFit.Shortfall(s.resource(),
+          s.needs() / (room[n] + 1), s.free());
+      long[] c = limitedBy.computeIfAbsent(s.resource(), k -> new long[] {0, n});
+      c[0]++;
+      ResourceFit.Shortfall ex = limitExample.get(s.resource());
+      if (ex == null || perWorker.free() > ex.free()) {
+        limitExample.put(s.resource(), perWorker);
+        c[1] = n;
+      }
+    }
+
+    private void traceResources() {
+      if (resourcesTraced) {
+        return;
+      }
+      resourcesTraced = true;
+      for (Map.Entry<String, long[]> e : limitedBy.entrySet()) {
+        int n = (int) e.getValue()[1];
+        trace.add(new TraceEntry(topo.node(n).id(), "T5 node resources", "limited",
+            e.getValue()[0] + " node(s) short of " + e.getKey() + "; roomiest: "
+                + limitExample.get(e.getKey()).describe() + " per worker, room for " + room[n]
+                + " worker(s) of " + ask));
+      }
     }
 
     // ---------------------------------------------------------------- fractional instances
@@ -152,7 +317,7 @@ public final class Placer {
           continue;
         }
         NodeLedger l = snap.ledger(n);
-        if (l.partialGpus() == 0) {
+        if (l.partialGpus() == 0 || room(n, 1) < 1) {
           continue;
         }
         for (int g = 0; g < l.gpuCount(); g++) {
@@ -183,7 +348,7 @@ public final class Placer {
             continue;
           }
           NodeLedger l = snap.ledger(n);
-          if (l.idleGpus() == 0 || l.idleGpus() >= bestIdle) {
+          if (l.idleGpus() == 0 || l.idleGpus() >= bestIdle || room(n, 1) < 1) {
             continue;
           }
           for (int g = 0; g < l.gpuCount(); g++) {
@@ -197,6 +362,7 @@ public final class Placer {
         }
         if (bestNode < 0) {
           traceReservations();
+          traceResources();
           return fail(heldBy.isEmpty() ? UnplaceableReason.INSUFFICIENT_CAPACITY
               : UnplaceableReason.HELD_BY_RESERVATION, rule,
               "no eligible GPU has " + share + " free");
@@ -206,6 +372,7 @@ public final class Placer {
                 + bestIdle + " idle)"));
       }
       traceReservations();
+      traceResources();
       GpuAssignment a = new GpuAssignment(topo.node(bestNode).id(), bestGpu, share);
       double fit = snap.ledger(bestNode).used(bestGpu) + share;
       return new PlacementDecision(job.jobId(), snap.version(), true, List.of(a), null,
@@ -219,11 +386,20 @@ public final class Placer {
       // 1. eligible idle GPUs per node
       int[] idle = new int[topo.size()];
       long total = 0;
+      int perWorker = job.gpusPerWorker();
       for (int n = 0; n < topo.size(); n++) {
         idle[n] = eligibleIdle(n);
+        if (asks && idle[n] > 0) {
+          // only as many GPUs as the workers its free CPU, memory, extended resources hold
+          long r = room(n, job.workersFor(idle[n]));
+          if (r < job.workersFor(idle[n])) {
+            idle[n] = (int) (r * perWorker);
+          }
+        }
         total += idle[n];
       }
       traceReservations();
+      traceResources();
       if (total < gpus) {
         UnplaceableReason r = heldBy.isEmpty() || total + held() < gpus
             ? UnplaceableReason.INSUFFICIENT_CAPACITY : UnplaceableReason.HELD_BY_RESERVATION;

@@ -102,7 +102,7 @@ final class Cycle {
         j.critical(), j.preemptible(), j.preemptionRight(), j.serviceId(), gpus, 1.0, gang, 0,
         j.allowedGpuModels(), j.submittedAt(), j.deadline(),
         m.stretchedSeconds() > 0 ? m.stretchedSeconds() : j.expectedDurationSeconds(),
-        j.checkpoint(), j.dataCacheGb());
+        j.checkpoint(), j.dataCacheGb(), j.resources());
   }
 
   /**
@@ -127,7 +127,7 @@ final class Cycle {
     return new JobRequest(j.jobId(), j.tenant(), j.team(), j.user(), j.workloadClass(),
         j.critical(), j.preemptible(), j.preemptionRight(), j.serviceId(), j.gpuCount(),
         j.gpuShare(), j.gangSize(), j.nodes(), models, j.submittedAt(), j.deadline(),
-        j.expectedDurationSeconds(), j.checkpoint(), j.dataCacheGb());
+        j.expectedDurationSeconds(), j.checkpoint(), j.dataCacheGb(), j.resources());
   }
 
   // ------------------------------------------------------------------------------ writing

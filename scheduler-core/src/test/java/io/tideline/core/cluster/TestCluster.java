@@ -1,6 +1,7 @@
 package io.tideline.core.cluster;
 
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ public final class TestCluster {
   private final List<Reservation> reservations = new ArrayList<>();
   private String model = "H100";
   private int gpusPerNode = 8;
+  private Resources allocatable = Resources.NONE;
 
   public static TestCluster cluster() {
     return new TestCluster();
@@ -37,15 +39,22 @@ public final class TestCluster {
     return this;
   }
 
+  /** CPU, memory, extended resources of the nodes added next (ADR 0030); default none declared. */
+  public TestCluster allocatable(Resources r) {
+    this.allocatable = r;
+    return this;
+  }
+
   /** A node under {@code asw}, in PSW {@code psw}, under core switch {@code dsw}. */
   public TestCluster node(String id, String dsw, String psw, String asw) {
-    nodes.add(new Node(id, model, gpusPerNode, id, new SwitchPath(dsw, psw, asw)));
+    nodes.add(new Node(id, model, gpusPerNode, id, new SwitchPath(dsw, psw, asw), allocatable));
     return this;
   }
 
   /** A node sharing NVLink island {@code island} with other nodes (rack-scale NVLink). */
   public TestCluster nodeInIsland(String id, String island, String dsw, String psw, String asw) {
-    nodes.add(new Node(id, model, gpusPerNode, island, new SwitchPath(dsw, psw, asw)));
+    nodes.add(new Node(id, model, gpusPerNode, island, new SwitchPath(dsw, psw, asw),
+        allocatable));
     return this;
   }
 

@@ -2,6 +2,7 @@ package io.tideline.core.cluster;
 
 import io.tideline.core.model.CheckpointProfile;
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import io.tideline.core.model.WorkloadClass;
 import java.time.Instant;
 import java.util.List;
@@ -21,6 +22,7 @@ public final class TestJobs {
   private int nodes;
   private List<String> models = List.of();
   private Instant submittedAt = T0;
+  private Resources resources = Resources.NONE;
 
   private TestJobs(String id) {
     this.id = id;
@@ -42,6 +44,21 @@ public final class TestJobs {
     j.serviceId = "ranker";
     j.share = share;
     return j;
+  }
+
+  /** {@code pods} pods without GPUs, each asking {@code each} (ADR 0030). */
+  public static TestJobs pods(String id, int pods, Resources each) {
+    TestJobs j = new TestJobs(id);
+    j.gpus = 0;
+    j.gang = pods;
+    j.resources = each;
+    return j;
+  }
+
+  /** What each worker asks besides GPUs. */
+  public TestJobs resources(Resources each) {
+    this.resources = each;
+    return this;
   }
 
   /** Number of workers the GPUs are split into (a worker never spans nodes). */
@@ -85,6 +102,6 @@ public final class TestJobs {
     return new JobRequest(id, "search", "ranking", "alice", workloadClass, false, preemptible,
         false, serviceId, gpus, share, gang, nodes, models, submittedAt, null, 3600,
         workloadClass == WorkloadClass.ONLINE_INFERENCE ? null
-            : new CheckpointProfile(80, 2, 1, 600), 0);
+            : new CheckpointProfile(80, 2, 1, 600), 0, resources);
   }
 }

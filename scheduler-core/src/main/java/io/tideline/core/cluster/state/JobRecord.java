@@ -34,7 +34,7 @@ public record JobRecord(JobRequest submitted, Admission admission) {
     return new JobRequest(j.jobId(), j.tenant(), j.team(), j.user(), j.workloadClass(),
         j.critical(), preemptible, right, j.serviceId(), j.gpuCount(), j.gpuShare(), j.gangSize(),
         j.nodes(), j.allowedGpuModels(), j.submittedAt(), j.deadline(),
-        j.expectedDurationSeconds(), j.checkpoint(), j.dataCacheGb());
+        j.expectedDurationSeconds(), j.checkpoint(), j.dataCacheGb(), j.resources());
   }
 
   /** This record with another verdict. */

@@ -241,7 +241,8 @@ public final class PreemptionKernel {
     return new JobRequest(j.jobId(), j.tenant(), j.team(), j.user(), j.workloadClass(),
         j.critical(), j.preemptible(), j.preemptionRight(), j.serviceId(), r.gpuCount(),
         r.gpuShare(), r.gangSize(), r.nodes(), r.allowedGpuModels(), j.submittedAt(),
-        j.deadline(), j.expectedDurationSeconds(), j.checkpoint(), j.dataCacheGb());
+        j.deadline(), j.expectedDurationSeconds(), j.checkpoint(), j.dataCacheGb(),
+        j.resources());
   }
 
   /** GPU-hours the preemptor consumed in earlier runs (P1: a resumed job keeps its age). */
