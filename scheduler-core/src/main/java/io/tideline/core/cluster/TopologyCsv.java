@@ -1,5 +1,6 @@
 package io.tideline.core.cluster;
 
+import io.tideline.core.model.Resources;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -15,7 +16,9 @@ import java.util.Set;
  * Builds nodes from a host-to-switch table (T1) in the format of the public 847-host Clos
  * topology: a header naming the columns {@code ip, DSW, PSW, ASW} (any order, case-insensitive)
  * and one host per line. The table carries no GPU facts, so the model and GPUs per node are given;
- * each host is its own NVLink island (HGX boards). No file I/O here: the caller opens the reader.
+ * each host is its own NVLink island (HGX boards). Optional columns {@code cpuMillis} and
+ * {@code memoryBytes} give a host's allocatable CPU and memory (ADR 0030); absent or blank = not
+ * declared, so the node is not constrained in it. No file I/O here: the caller opens the reader.
  */
 public final class TopologyCsv {
 
@@ -44,6 +47,8 @@ public final class TopologyCsv {
       int dsw = column(cols, "dsw");
       int psw = column(cols, "psw");
       int asw = column(cols, "asw");
+      int cpu = optionalColumn(cols, "cpumillis");
+      int mem = optionalColumn(cols, "memorybytes");
       // 2. one node per non-blank line
       List<Node> nodes = new ArrayList<>();
       Set<String> seen = new HashSet<>();
@@ -65,7 +70,8 @@ public final class TopologyCsv {
         }
         nodes.add(new Node(id, gpuModel, gpusPerNode, id, new SwitchPath(
             field(f, dsw, lineNo, "DSW"), field(f, psw, lineNo, "PSW"),
-            field(f, asw, lineNo, "ASW"))));
+            field(f, asw, lineNo, "ASW")), Resources.of(quantity(f, cpu, lineNo, "cpuMillis"),
+            quantity(f, mem, lineNo, "memoryBytes"))));
       }
       return nodes;
     } catch (IOException e) {
@@ -98,16 +104,41 @@ public final class TopologyCsv {
   private static Node replica(Node n, String suffix) {
     SwitchPath p = n.path();
     return new Node(n.id() + suffix, n.gpuModel(), n.gpuCount(), n.nvlinkIsland() + suffix,
-        new SwitchPath(p.dsw() + suffix, p.psw() + suffix, p.asw() + suffix));
+        new SwitchPath(p.dsw() + suffix, p.psw() + suffix, p.asw() + suffix), n.allocatable());
   }
 
   private static int column(String[] cols, String name) {
+    int i = optionalColumn(cols, name);
+    if (i < 0) {
+      throw new IllegalArgumentException("topology CSV header lacks column " + name);
+    }
+    return i;
+  }
+
+  private static int optionalColumn(String[] cols, String name) {
     for (int i = 0; i < cols.length; i++) {
       if (cols[i].strip().toLowerCase(Locale.ROOT).equals(name)) {
         return i;
       }
     }
-    throw new IllegalArgumentException("topology CSV header lacks column " + name);
+    return -1;
+  }
+
+  /** A non-negative whole quantity of an optional column; absent or blank = 0 (undeclared). */
+  private static long quantity(String[] f, int i, int lineNo, String name) {
+    if (i < 0 || f[i].isBlank()) {
+      return 0;
+    }
+    try {
+      long v = Long.parseLong(f[i].strip());
+      if (v < 0) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("line " + lineNo + ": " + name
+          + " must be a whole number >= 0, got " + f[i].strip());
+    }
   }
 
   private static String field(String[] f, int i, int lineNo, String name) {

@@ -83,6 +83,20 @@ class TopologyCsvTest {
   }
 
   @Test
+  void shouldReadOptionalAllocatableCpuAndMemoryAndKeepThemWhenScaling() {
+    List<Node> nodes = TopologyCsv.parse("ip,DSW,PSW,ASW,cpuMillis,memoryBytes\n"
+        + "h1,G1,P1,S1,96000,1099511627776\nh2,G1,P1,S1,,\n", "H100", 8);
+
+    assertThat(nodes.get(0).allocatable())
+        .isEqualTo(io.tideline.core.model.Resources.of(96_000, 1L << 40));
+    assertThat(nodes.get(1).allocatable()).isEqualTo(io.tideline.core.model.Resources.NONE);
+    assertThat(TopologyCsv.scaleTo(nodes, 3).get(2).allocatable())
+        .isEqualTo(nodes.get(0).allocatable());
+    assertThatThrownBy(() -> TopologyCsv.parse("ip,DSW,PSW,ASW,cpuMillis\nh1,G1,P1,S1,-4\n",
+        "H100", 8)).hasMessageContaining("line 2: cpuMillis must be a whole number >= 0, got -4");
+  }
+
+  @Test
   void shouldRejectAMissingColumnADuplicateHostAndABlankSwitch() {
     assertThatThrownBy(() -> TopologyCsv.parse("ip,DSW,PSW\nh1,G1,P1\n", "H100", 8))
         .hasMessageContaining("lacks column asw");
