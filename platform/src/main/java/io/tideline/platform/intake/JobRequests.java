@@ -2,8 +2,12 @@ package io.tideline.platform.intake;
 
 import io.tideline.core.model.CheckpointProfile;
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import io.tideline.core.model.WorkloadClass;
 import io.tideline.events.JobSubmitted;
+import io.tideline.events.ResourceQuantities;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Maps the {@code jobs.submitted} contract onto the decision core's {@link JobRequest}. */
 public final class JobRequests {
@@ -33,6 +37,27 @@ public final class JobRequests {
         e.getExpectedDurationSeconds(),
         cp == null ? null : new CheckpointProfile(cp.getStateSizeGb(),
             cp.getStorageBandwidthGbPerSec(), cp.getWriteShards(), cp.getIntervalSeconds()),
-        e.getDataCacheGb());
+        e.getDataCacheGb(),
+        r == null ? Resources.NONE : resources(r.getPerWorker()));
+  }
+
+  /** CPU, memory, extended resources of a contract (ADR 0030); null reads as none. */
+  public static Resources resources(ResourceQuantities q) {
+    if (q == null) {
+      return Resources.NONE;
+    }
+    TreeMap<String, Long> ext = new TreeMap<>();
+    if (q.getExtended() != null) {
+      for (Map.Entry<String, Long> e : q.getExtended().entrySet()) {
+        ext.put(e.getKey(), e.getValue());
+      }
+    }
+    return ext.isEmpty() ? Resources.of(q.getCpuMillis(), q.getMemoryBytes())
+        : new Resources(q.getCpuMillis(), q.getMemoryBytes(), ext);
+  }
+
+  /** The contract of CPU, memory, extended resources. */
+  public static ResourceQuantities quantities(Resources r) {
+    return new ResourceQuantities(r.cpuMillis(), r.memoryBytes(), new TreeMap<>(r.extended()));
   }
 }

@@ -65,7 +65,7 @@ public final class ClusterMapping {
     Node node = new Node(n.getNodeId(), n.getGpuModel(), n.getGpuCount(),
         island == null || island.isBlank() ? n.getNodeId() : island,
         new io.tideline.core.cluster.SwitchPath(p.getCoreSwitch(), p.getAggregationSwitch(),
-            p.getAccessSwitch()));
+            p.getAccessSwitch()), JobRequests.resources(n.getAllocatable()));
     NodeStatus status = n.getChange() == NodeChange.LEFT ? NodeStatus.LEFT
         : n.getChange() == NodeChange.DRAINED ? NodeStatus.DRAINED : NodeStatus.ACTIVE;
     return new NodeRecord(node, status, n.getObservedAt());
@@ -192,7 +192,8 @@ public final class ClusterMapping {
         .setCheckpoint(cp == null ? null : new io.tideline.events.CheckpointProfile(
             cp.stateSizeGb(), cp.storageBandwidthGbPerSec(), cp.writeShards(),
             cp.intervalSeconds()))
-        .setDataCacheGb(j.dataCacheGb()).build();
+        .setDataCacheGb(j.dataCacheGb()).setResources(JobRequests.quantities(j.resources()))
+        .build();
   }
 
   public static JobRequest job(StoredJob s) {
@@ -203,7 +204,8 @@ public final class ClusterMapping {
         s.getGangSize(), s.getNodes(), s.getAllowedGpuModels(), s.getSubmittedAt(),
         s.getDeadline(), s.getExpectedDurationSeconds(), cp == null ? null
             : new CheckpointProfile(cp.getStateSizeGb(), cp.getStorageBandwidthGbPerSec(),
-                cp.getWriteShards(), cp.getIntervalSeconds()), s.getDataCacheGb());
+                cp.getWriteShards(), cp.getIntervalSeconds()), s.getDataCacheGb(),
+        JobRequests.resources(s.getResources()));
   }
 
   public static StoredNode stored(NodeRecord n) {
@@ -212,14 +214,15 @@ public final class ClusterMapping {
         .setGpuCount(x.gpuCount()).setNvlinkIsland(x.nvlinkIsland())
         .setSwitchPath(new SwitchPath(x.path().asw(), x.path().psw(), x.path().dsw()))
         .setStatus(StoredNodeStatus.valueOf(n.status().name())).setObservedAt(n.observedAt())
-        .build();
+        .setAllocatable(JobRequests.quantities(x.allocatable())).build();
   }
 
   public static NodeRecord node(StoredNode s) {
     var p = s.getSwitchPath();
     return new NodeRecord(new Node(s.getNodeId(), s.getGpuModel(), s.getGpuCount(),
         s.getNvlinkIsland(), new io.tideline.core.cluster.SwitchPath(p.getCoreSwitch(),
-            p.getAggregationSwitch(), p.getAccessSwitch())),
+            p.getAggregationSwitch(), p.getAccessSwitch()),
+        JobRequests.resources(s.getAllocatable())),
         NodeStatus.valueOf(s.getStatus().name()), s.getObservedAt());
   }
 

@@ -74,6 +74,9 @@ public final class EventValidator {
       "forecast.holidays", "placement.queue", "notices.joins", "executor.jobs");
 
   /** Fields holding the event time of their record (the fact's own time). */
+  /** Bound of every CPU (millicores), memory (bytes) and extended quantity (ADR 0030): 2^62. */
+  static final double MAX_RESOURCE_QUANTITY = 0x1p62;
+
   private static final Map<String, String> EVENT_TIME = Map.of(
       "JobSubmitted", "submittedAt",
       "JobLifecycle", "occurredAt",
@@ -406,6 +409,8 @@ public final class EventValidator {
       case "QuotaReclaim.currentGpus", "QuotaReclaim.recommendedGpus" ->
           new double[] {0, Integer.MAX_VALUE};
       case "PreemptionRequest.ledgerVersion" -> new double[] {0, Long.MAX_VALUE};
+      case "ResourceQuantities.cpuMillis", "ResourceQuantities.memoryBytes",
+          "ResourceQuantities.extended" -> new double[] {0, MAX_RESOURCE_QUANTITY};
       default -> null;
     };
   }
@@ -414,6 +419,9 @@ public final class EventValidator {
 
   private void recordRules(String topic, byte[] key, Object event, List<String> out) {
     if (event instanceof JobSubmitted j) {
+      if (!out.isEmpty() && out.stream().anyMatch(p -> p.contains("perWorker"))) {
+        return; // resources the core cannot hold (negative): said above, nothing more to check
+      }
       for (Violation v : submissions.violations(JobRequests.fromEvent(j))) {
         out.add(v.toString());
       }

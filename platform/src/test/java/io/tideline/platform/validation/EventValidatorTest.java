@@ -12,6 +12,7 @@ import io.tideline.events.JobSubmitted;
 import io.tideline.events.LifecycleType;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.NotifyPreference;
+import io.tideline.events.ResourceQuantities;
 import io.tideline.events.SampleSource;
 import io.tideline.events.SampleState;
 import io.tideline.testkit.ClusterNodes;
@@ -105,7 +106,29 @@ class EventValidatorTest {
     assertThat(problem("jobs.submitted", "z", job)).contains("resources.gpuCount");
   }
 
+  @Test
+  void shouldAcceptCpuMemoryAndAnRdmaNicPerWorkerAndRefuseNegativeQuantities() {
+    JobSubmitted job = JobSubmissions.training("r").at(NOW).build();
+    job.getResources().setPerWorker(new ResourceQuantities(8_000L, 64L << 30,
+        Map.of("rdma/hca", 1L)));
+    assertThat(problem("jobs.submitted", "r", job)).isNull();
+
+    job.getResources().getPerWorker().setCpuMillis(-1L);
+    assertThat(problem("jobs.submitted", "r", job))
+        .contains("perWorker.cpuMillis").contains("must be in [0,");
+    job.getResources().getPerWorker().setCpuMillis(8_000L);
+    job.getResources().getPerWorker().setExtended(Map.of("rdma/hca", -2L));
+    assertThat(problem("jobs.submitted", "r", job)).contains("rdma/hca").contains("got -2");
+  }
+
   // ---- cluster.inventory ------------------------------------------------------------------
+
+  @Test
+  void shouldRefuseANodeDeclaringNegativeAllocatableMemory() {
+    NodeInventory n = node();
+    n.setAllocatable(new ResourceQuantities(96_000L, -1L, Map.of()));
+    assertThat(problem("cluster.inventory", "n01", n)).contains("allocatable.memoryBytes");
+  }
 
   private static NodeInventory node() {
     return ClusterNodes.joined("default", 1, NOW).get(0);
