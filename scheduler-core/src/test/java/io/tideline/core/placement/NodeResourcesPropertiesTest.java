@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -124,10 +123,7 @@ class NodeResourcesPropertiesTest {
     for (Step s : scenario.steps()) {
       String id = "j" + (seq++);
       if (s.kind() == 4) {
-        List<String> running = List.copyOf(snap.allocations().keySet());
-        if (!running.isEmpty()) {
-          snap = snap.withoutJobs(Set.of(running.get(s.releaseIndex() % running.size())));
-        }
+        snap = PlacementPropertiesTest.releaseOne(snap, s.releaseIndex());
         continue;
       }
       Resources each = new Resources(s.cpuMillis(), s.memoryBytes(),

@@ -106,10 +106,7 @@ class PlacementPropertiesTest {
     for (Step s : stream) {
       String id = "j" + (seq++);
       if (s.kind() == 3) {
-        List<String> running = List.copyOf(snap.allocations().keySet());
-        if (!running.isEmpty()) {
-          snap = snap.withoutJobs(Set.of(running.get(s.releaseIndex() % running.size())));
-        }
+        snap = releaseOne(snap, s.releaseIndex());
         continue;
       }
       JobRequest job = switch (s.kind()) {
@@ -138,6 +135,13 @@ class PlacementPropertiesTest {
       }
       assertNoGpuAboveOne(snap);
     }
+  }
+
+  /** The ledger without the running job at {@code index} (modulo their number), if any. */
+  static ClusterSnapshot releaseOne(ClusterSnapshot snap, int index) {
+    List<String> running = List.copyOf(snap.allocations().keySet());
+    return running.isEmpty() ? snap
+        : snap.withoutJobs(Set.of(running.get(index % running.size())));
   }
 
   private static void assertNoGpuAboveOne(ClusterSnapshot snap) {

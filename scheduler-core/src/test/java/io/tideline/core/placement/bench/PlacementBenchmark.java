@@ -8,6 +8,7 @@ import io.tideline.core.cluster.TestJobs;
 import io.tideline.core.cluster.Topology;
 import io.tideline.core.cluster.TopologyCsv;
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.placement.PlacementDecision;
 import io.tideline.core.placement.Placer;
@@ -58,6 +59,9 @@ public class PlacementBenchmark {
   JobRequest gang8;
   JobRequest gang64;
   JobRequest quarter;
+  /** The same cluster and jobs, every node declaring 96 cores and 1 TiB (ADR 0030). */
+  ClusterSnapshot declared;
+  JobRequest gang8Cpu;
 
   @Setup
   public void setUp() {
@@ -67,6 +71,14 @@ public class PlacementBenchmark {
     gang8 = TestJobs.training("bench-gang8", 8).workers(1).build();
     gang64 = TestJobs.training("bench-gang64", 64).workers(8).build();
     quarter = TestJobs.instance("bench-quarter", 0.25).build();
+    List<Node> withCpu = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      withCpu.add(new Node(n.id(), n.gpuModel(), n.gpuCount(), n.nvlinkIsland(), n.path(),
+          Resources.of(96_000, 1L << 40)));
+    }
+    declared = fill(Topology.of(withCpu), new Random(42));
+    gang8Cpu = TestJobs.training("bench-gang8-cpu", 8).workers(1)
+        .resources(Resources.of(12_000, 96L << 30)).build();
     System.out.printf("%n# cluster: %d nodes, %d GPUs, occupancy %.3f, idle GPUs %d, jobs %d%n",
         nodes.size(), snapshot.topology().totalGpus(), snapshot.occupancy(),
         snapshot.idleGpus(), snapshot.allocations().size());
@@ -80,6 +92,12 @@ public class PlacementBenchmark {
   @Benchmark
   public PlacementDecision eightGpuGang() {
     return placer.decide(NOW, snapshot, gang8);
+  }
+
+  /** An 8-GPU worker asking 12 cores and 96 GiB: the node-resource rule on every node. */
+  @Benchmark
+  public PlacementDecision eightGpuGangAskingCpuAndMemory() {
+    return placer.decide(NOW, declared, gang8Cpu);
   }
 
   @Benchmark
