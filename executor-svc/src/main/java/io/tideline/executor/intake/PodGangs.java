@@ -9,11 +9,13 @@ import io.tideline.events.CheckpointProfile;
 import io.tideline.events.HardwarePreference;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NotificationContacts;
+import io.tideline.events.ResourceQuantities;
 import io.tideline.events.ResourceRequest;
 import io.tideline.events.WorkloadClass;
 import io.tideline.executor.ExecutorSettings;
 import io.tideline.executor.Keys;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -199,6 +202,7 @@ public final class PodGangs {
             // the events (a ClassCastException of HardwarePreference to itself); PlacementHost
             // and PreemptionHost set it too
             .setHardwarePreference(HardwarePreference.ANY)
+            .setPerWorker(perWorker(pods))
             .build())
         .setDeadline(deadlineAt)
         .setExpectedDurationSeconds(duration == null ? 0
@@ -213,6 +217,79 @@ public final class PodGangs {
                 : annotation(first, Keys.LOCALE))
             .build())
         .build();
+  }
+
+  /**
+   * What one worker asks besides GPUs (ADR 0030): per pod, Kubernetes' effective request (the
+   * sum over its containers, or the largest init container if that is more; a container's limit
+   * where it sets no request), and over the gang the largest per resource, so no worker is
+   * charged less than it asks. CPU rounds up to whole millicores. Extended resources are the
+   * domain-qualified names other than the GPU resource and Kubernetes' own
+   * ({@code kubernetes.io/…}, {@code hugepages-…} and {@code ephemeral-storage} are not placed).
+   */
+  ResourceQuantities perWorker(List<Pod> pods) {
+    long cpu = 0;
+    long memory = 0;
+    TreeMap<String, Long> extended = new TreeMap<>();
+    for (Pod p : pods) {
+      TreeMap<String, Long> pod = new TreeMap<>();
+      for (Container c : p.getSpec().getContainers()) {
+        requests(p, c).forEach((k, v) -> pod.merge(k, v, Math::addExact));
+      }
+      if (p.getSpec().getInitContainers() != null) {
+        for (Container c : p.getSpec().getInitContainers()) {
+          requests(p, c).forEach((k, v) -> pod.merge(k, v, Math::max));
+        }
+      }
+      for (Map.Entry<String, Long> e : pod.entrySet()) {
+        switch (e.getKey()) {
+          case "cpu" -> cpu = Math.max(cpu, e.getValue());
+          case "memory" -> memory = Math.max(memory, e.getValue());
+          default -> extended.merge(e.getKey(), e.getValue(), Math::max);
+        }
+      }
+    }
+    return new ResourceQuantities(cpu, memory, new TreeMap<>(extended));
+  }
+
+  /** One container's requests that placement accounts: cpu (millicores), memory, extended. */
+  private Map<String, Long> requests(Pod pod, Container c) {
+    TreeMap<String, Long> out = new TreeMap<>();
+    if (c.getResources() == null) {
+      return out;
+    }
+    TreeMap<String, Quantity> asked = new TreeMap<>();
+    if (c.getResources().getLimits() != null) {
+      asked.putAll(c.getResources().getLimits());
+    }
+    if (c.getResources().getRequests() != null) {
+      asked.putAll(c.getResources().getRequests());
+    }
+    for (Map.Entry<String, Quantity> e : asked.entrySet()) {
+      String name = e.getKey();
+      boolean extended = name.contains("/") && !name.equals(settings.gpuResource())
+          && !name.startsWith("kubernetes.io/");
+      if (!name.equals("cpu") && !name.equals("memory") && !extended) {
+        continue;
+      }
+      BigDecimal v;
+      try {
+        v = e.getValue().getNumericalAmount();
+      } catch (IllegalArgumentException | ArithmeticException x) {
+        throw new BadAnnotation(pod, name + " of container " + c.getName()
+            + " is not a quantity: " + e.getValue());
+      }
+      if (name.equals("cpu")) {
+        v = v.multiply(BigDecimal.valueOf(1000));
+      }
+      v = v.setScale(0, RoundingMode.CEILING);
+      if (v.signum() < 0 || v.compareTo(BigDecimal.valueOf(1L << 62)) > 0) {
+        throw new BadAnnotation(pod, name + " of container " + c.getName()
+            + " must be in [0, 2^62], got " + e.getValue());
+      }
+      out.put(name, v.longValueExact());
+    }
+    return out;
   }
 
   /** Whole GPUs the pod asks for: the sum of its containers' limits (requests if no limit). */

@@ -38,6 +38,43 @@ class PodGangsTest {
   }
 
   @Test
+  void shouldAskPerWorkerTheCpuMemoryAndRdmaNicsOfItsLargestPod() {
+    // two containers' requests add up; an init container counts where it asks more; a limit
+    // stands for a missing request; the gang's largest pod is what every worker is charged
+    Pod a = new PodBuilder(member("llm-0", "2026-12-01T10:00:00Z", 2)).editSpec()
+        .editFirstContainer().editResources()
+        .addToRequests(Map.of("cpu", new Quantity("7500m"), "memory", new Quantity("64Gi")))
+        .addToLimits(Map.of("rdma/hca", new Quantity("1"))).endResources().endContainer()
+        .addNewContainer().withName("sidecar").withNewResources()
+        .addToRequests(Map.of("cpu", new Quantity("0.5"), "memory", new Quantity("1Gi"),
+            "ephemeral-storage", new Quantity("10Gi"))).endResources().endContainer()
+        .addNewInitContainer().withName("fetch").withNewResources()
+        .addToRequests(Map.of("memory", new Quantity("100Gi"))).endResources()
+        .endInitContainer().endSpec().build();
+    Pod b = new PodBuilder(member("llm-1", "2026-12-01T10:00:03Z", 2)).editSpec()
+        .editFirstContainer().editResources()
+        .addToRequests(Map.of("cpu", new Quantity("10"))).endResources().endContainer()
+        .endSpec().build();
+
+    var each = ((PodGangs.Ready) GANGS.gang("ml/llm", List.of(a, b), NS)).job().getResources()
+        .getPerWorker();
+
+    assertThat(each.getCpuMillis()).isEqualTo(10_000L);
+    assertThat(each.getMemoryBytes()).isEqualTo(100L << 30);
+    assertThat(each.getExtended()).isEqualTo(Map.of("rdma/hca", 1L));
+  }
+
+  @Test
+  void shouldAskNothingBesidesGpusWhenPodsRequestNothing() {
+    Pod a = member("llm-0", "2026-12-01T10:00:00Z", 1);
+    var each = ((PodGangs.Ready) GANGS.gang("ml/llm", List.of(a), NS)).job().getResources()
+        .getPerWorker();
+    assertThat(each.getCpuMillis()).isZero();
+    assertThat(each.getMemoryBytes()).isZero();
+    assertThat(each.getExtended()).isEmpty();
+  }
+
+  @Test
   void shouldWaitUntilTheWholeGangIsThere() {
     Pod one = member("llm-0", "2026-12-01T10:00:00Z", 2);
     assertThat(GANGS.gang("ml/llm", List.of(one), NS))
