@@ -56,8 +56,15 @@ public final class JobRequests {
         : new Resources(q.getCpuMillis(), q.getMemoryBytes(), ext);
   }
 
-  /** The contract of CPU, memory, extended resources. */
+  /**
+   * The contract of CPU, memory, extended resources: null when nothing is declared or asked, the
+   * field's default (ADR 0030: the contracts carry a nullable union, not a record default, which
+   * Avro builds through a class loader Quarkus's tests do not share, and null costs one byte).
+   */
   public static ResourceQuantities quantities(Resources r) {
+    if (r == null || r.isNone()) {
+      return null;
+    }
     return new ResourceQuantities(r.cpuMillis(), r.memoryBytes(), new TreeMap<>(r.extended()));
   }
 }
