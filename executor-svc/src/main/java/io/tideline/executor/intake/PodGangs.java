@@ -14,6 +14,7 @@ import io.tideline.events.ResourceRequest;
 import io.tideline.events.WorkloadClass;
 import io.tideline.executor.ExecutorSettings;
 import io.tideline.executor.Keys;
+import io.tideline.platform.kubernetes.KubernetesResources;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -267,9 +268,7 @@ public final class PodGangs {
     }
     for (Map.Entry<String, Quantity> e : asked.entrySet()) {
       String name = e.getKey();
-      boolean extended = name.contains("/") && !name.equals(settings.gpuResource())
-          && !name.startsWith("kubernetes.io/");
-      if (!name.equals("cpu") && !name.equals("memory") && !extended) {
+      if (!KubernetesResources.placed(name, settings.gpuResource())) {
         continue;
       }
       BigDecimal v;
@@ -279,15 +278,12 @@ public final class PodGangs {
         throw new BadAnnotation(pod, name + " of container " + c.getName()
             + " is not a quantity: " + e.getValue());
       }
-      if (name.equals("cpu")) {
-        v = v.multiply(BigDecimal.valueOf(1000));
-      }
-      v = v.setScale(0, RoundingMode.CEILING);
-      if (v.signum() < 0 || v.compareTo(BigDecimal.valueOf(1L << 62)) > 0) {
+      try {
+        out.put(name, KubernetesResources.amount(name, v, RoundingMode.CEILING));
+      } catch (IllegalArgumentException x) {
         throw new BadAnnotation(pod, name + " of container " + c.getName()
             + " must be in [0, 2^62], got " + e.getValue());
       }
-      out.put(name, v.longValueExact());
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package io.tideline.telemetry.inventory;
 
+import io.tideline.core.model.Resources;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,10 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>a topology CSV in the format of the Lingjun network export, header {@code ip,DSW,PSW,ASW}
- *       (columns found by name): one row per host — the set of nodes;
+ *       (columns found by name): one row per host — the set of nodes; optional columns
+ *       {@code cpuMillis} and {@code memoryBytes} give a host's allocatable CPU and memory (ADR
+ *       0030, the same columns the core's {@code TopologyCsv} reads; absent or blank = not
+ *       declared);
  *   <li>an optional node→GPU CSV, header {@code host,gpuModel,gpuCount,gpuMemoryMiB,nvlinkIslands};
  *       hosts it does not list get the configured defaults.
  * </ul>
@@ -54,6 +58,8 @@ public final class FileInventorySource implements InventorySource {
     int dsw = column(header, "DSW", topologyFile);
     int psw = column(header, "PSW", topologyFile);
     int asw = column(header, "ASW", topologyFile);
+    int cpu = optionalColumn(header, "cpuMillis");
+    int mem = optionalColumn(header, "memoryBytes");
     for (int r = 1; r < rows.size(); r++) {
       String[] f = rows.get(r);
       if (f.length < header.length) {
@@ -63,7 +69,9 @@ public final class FileInventorySource implements InventorySource {
       GpuDefaults g = gpus.getOrDefault(host, defaults);
       NodeState.SwitchPath sw = NodeState.qualify(f[dsw], f[psw], f[asw]);
       out.put(host, new NodeState(host, g.model(), g.memoryMiB(), g.count(), g.nvlinkIslands(),
-          sw.access(), sw.aggregation(), sw.core(), drainList.contains(host), Map.of()));
+          sw.access(), sw.aggregation(), sw.core(), drainList.contains(host), Map.of(),
+          Resources.of(quantity(f, cpu, r + 1, "cpuMillis"),
+              quantity(f, mem, r + 1, "memoryBytes"))));
     }
     return out;
   }
@@ -90,12 +98,37 @@ public final class FileInventorySource implements InventorySource {
   }
 
   static int column(String[] header, String name, String file) throws IOException {
+    int i = optionalColumn(header, name);
+    if (i < 0) {
+      throw new IOException(file + ": no column " + name + " in header " + String.join(",", header));
+    }
+    return i;
+  }
+
+  static int optionalColumn(String[] header, String name) {
     for (int i = 0; i < header.length; i++) {
       if (header[i].equals(name)) {
         return i;
       }
     }
-    throw new IOException(file + ": no column " + name + " in header " + String.join(",", header));
+    return -1;
+  }
+
+  /** An optional non-negative quantity column; absent or blank = 0 (not declared). */
+  private long quantity(String[] f, int col, int row, String name) throws IOException {
+    if (col < 0 || f[col].isEmpty()) {
+      return 0;
+    }
+    try {
+      long v = Long.parseLong(f[col]);
+      if (v < 0) {
+        throw new NumberFormatException("negative");
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IOException(topologyFile + ": row " + row + ": " + name
+          + " must be a non-negative whole number, got " + f[col]);
+    }
   }
 
   static List<String[]> readCsv(String location) throws IOException {

@@ -5,6 +5,7 @@ import io.tideline.events.GpuInfo;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.SwitchPath;
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.intake.JobRequests;
 import io.tideline.telemetry.TelemetryConfig;
 import io.tideline.telemetry.TelemetryMeters;
 import io.tideline.telemetry.publish.TelemetryProducer;
@@ -142,6 +143,7 @@ public class InventoryPublisher {
         .setSwitchPath(SwitchPath.newBuilder().setAccessSwitch(n.accessSwitch())
             .setAggregationSwitch(n.aggregationSwitch()).setCoreSwitch(n.coreSwitch()).build())
         .setLabels(new java.util.HashMap<>(n.labels()))
+        .setAllocatable(JobRequests.quantities(n.allocatable()))
         .build();
   }
 }

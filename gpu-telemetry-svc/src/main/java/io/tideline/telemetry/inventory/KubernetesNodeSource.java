@@ -8,7 +8,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.tideline.core.model.Resources;
+import io.tideline.platform.kubernetes.KubernetesResources;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -33,6 +36,12 @@ import java.util.TreeMap;
  *   <li>Switch path: the first present label of each configured list (e.g. a site's
  *       {@code network.tideline.io/asw}, or {@code topology.kubernetes.io/zone}); absent →
  *       {@code unknown}.
+ *   <li>CPU, memory and extended resources (ADR 0030): {@code status.allocatable}, read by
+ *       the placement rule shared with the executor's pod intake
+ *       ({@link KubernetesResources}: millicores, bytes, whole units, rounded down; the GPU
+ *       resource, {@code pods}, {@code ephemeral-storage}, hugepages and {@code kubernetes.io/…}
+ *       are not placed). A quantity the API server should never have accepted (out of bounds,
+ *       unparseable) leaves that one resource undeclared rather than hiding the node.
  *   <li>DRAINED: {@code spec.unschedulable} (kubectl cordon/drain), the
  *       {@code node.kubernetes.io/unschedulable} taint, a Ready condition that is not True, or the
  *       configured drain list.
@@ -45,6 +54,8 @@ public final class KubernetesNodeSource implements InventorySource, AutoCloseabl
       String nvlinkIslands) {}
 
   static final String UNKNOWN = "unknown";
+  /** The extended resource the NVIDIA device plugin advertises GPUs as. */
+  static final String GPU_RESOURCE = "nvidia.com/gpu";
 
   private final KubernetesClient client;
   private final String labelSelector;
@@ -126,7 +137,7 @@ public final class KubernetesNodeSource implements InventorySource, AutoCloseabl
       Map<String, String> labels = item.getMetadata().getLabels() == null ? new HashMap<>()
           : new HashMap<>(item.getMetadata().getLabels());
       Quantity gpus = item.getStatus() == null || item.getStatus().getCapacity() == null ? null
-          : item.getStatus().getCapacity().get("nvidia.com/gpu");
+          : item.getStatus().getCapacity().get(GPU_RESOURCE);
       int count = intOr(gpus == null ? null : gpus.getAmount(), defaults.count());
       String model = labels.getOrDefault("nvidia.com/gpu.product", defaults.model());
       int memory = intOr(labels.get("nvidia.com/gpu.memory"), defaults.memoryMiB());
@@ -137,9 +148,30 @@ public final class KubernetesNodeSource implements InventorySource, AutoCloseabl
           : item.getSpec().getUnschedulable()) || hasUnschedulableTaint(item) || !ready(item)
           || drainList.contains(name);
       out.put(name, new NodeState(name, model, memory, count, islands, sw.access(), sw.aggregation(), sw.core(),
-          drained, labels));
+          drained, labels, allocatable(item)));
     }
     return out;
+  }
+
+  /** What the node offers pods besides GPUs: the placed part of {@code status.allocatable}. */
+  static Resources allocatable(Node item) {
+    if (item.getStatus() == null || item.getStatus().getAllocatable() == null) {
+      return Resources.NONE;
+    }
+    Map<String, BigDecimal> amounts = new TreeMap<>();
+    for (Map.Entry<String, Quantity> e : item.getStatus().getAllocatable().entrySet()) {
+      if (e.getValue() == null || !KubernetesResources.placed(e.getKey(), GPU_RESOURCE)) {
+        continue;
+      }
+      try {
+        BigDecimal v = e.getValue().getNumericalAmount();
+        KubernetesResources.amount(e.getKey(), v, java.math.RoundingMode.FLOOR);
+        amounts.put(e.getKey(), v);
+      } catch (IllegalArgumentException | ArithmeticException x) {
+        continue; // undeclared, see the class comment
+      }
+    }
+    return KubernetesResources.allocatable(amounts, GPU_RESOURCE);
   }
 
   private static boolean hasUnschedulableTaint(Node item) {

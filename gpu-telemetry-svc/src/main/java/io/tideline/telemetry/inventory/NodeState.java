@@ -1,5 +1,6 @@
 package io.tideline.telemetry.inventory;
 
+import io.tideline.core.model.Resources;
 import java.util.Map;
 
 /**
@@ -18,19 +19,23 @@ import java.util.Map;
  * @param coreSwitch core switch id
  * @param drained no new work may be placed on the node
  * @param labels free-form labels (Kubernetes node labels)
+ * @param allocatable CPU, memory and extended resources the node offers pods (Kubernetes'
+ *     {@code status.allocatable}, or the topology file's columns; ADR 0030); {@link Resources#NONE}
+ *     when the source declares none, so placement is not constrained in them
  */
 public record NodeState(String nodeId, String gpuModel, int gpuMemoryMiB, int gpuCount,
     int nvlinkIslands, String accessSwitch, String aggregationSwitch, String coreSwitch,
-    boolean drained, Map<String, String> labels) {
+    boolean drained, Map<String, String> labels, Resources allocatable) {
 
   public NodeState {
     labels = Map.copyOf(labels);
+    allocatable = allocatable == null ? Resources.NONE : allocatable;
   }
 
   /** The same node, drained. */
   public NodeState drain() {
     return new NodeState(nodeId, gpuModel, gpuMemoryMiB, gpuCount, nvlinkIslands, accessSwitch,
-        aggregationSwitch, coreSwitch, true, labels);
+        aggregationSwitch, coreSwitch, true, labels, allocatable);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tideline.telemetry.inventory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tideline.core.model.Resources;
 import io.tideline.events.GpuInfo;
 import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
@@ -93,5 +94,41 @@ class FileInventorySourceTest {
 
     assertThatThrownBy(() -> new FileInventorySource(bad.toString(), null, H100, List.of()).snapshot())
         .hasMessageContaining("no column ip");
+  }
+
+  @Test
+  void shouldReadEachHostsAllocatableCpuAndMemoryFromOptionalColumns(@TempDir Path dir) throws Exception {
+    Path topo = dir.resolve("topo.csv");
+    Files.writeString(topo, "ip,DSW,PSW,ASW,cpuMillis,memoryBytes\n"
+        + "h1,G1,P1,S1,96000,1099511627776\n"
+        + "h2,G1,P1,S1,,\n");
+
+    SortedMap<String, NodeState> nodes =
+        new FileInventorySource(topo.toString(), null, H100, List.of()).snapshot();
+
+    assertThat(nodes.get("h1").allocatable()).isEqualTo(Resources.of(96_000, 1L << 40));
+    assertThat(nodes.get("h2").allocatable()).isEqualTo(Resources.NONE);
+    NodeInventory e = InventoryPublisher.toAvro("lab",
+        new InventoryDiff.Change(NodeChange.JOINED, nodes.get("h1")), Instant.parse("2026-11-02T09:00:00Z"));
+    assertThat(e.getAllocatable().getCpuMillis()).isEqualTo(96_000);
+    assertThat(e.getAllocatable().getMemoryBytes()).isEqualTo(1L << 40);
+  }
+
+  @Test
+  void shouldLeaveTheAllocatableOfATopologyWithoutResourceColumnsUndeclared() throws Exception {
+    NodeInventory e = InventoryPublisher.toAvro("lab",
+        new InventoryDiff.Change(NodeChange.JOINED, lingjun(List.of()).get(FIRST)),
+        Instant.parse("2026-11-02T09:00:00Z"));
+
+    assertThat(e.getAllocatable()).isNull();
+  }
+
+  @Test
+  void shouldRefuseANegativeCpuNamingTheFileAndRow(@TempDir Path dir) throws Exception {
+    Path topo = dir.resolve("topo.csv");
+    Files.writeString(topo, "ip,DSW,PSW,ASW,cpuMillis\nh1,G1,P1,S1,-5\n");
+
+    assertThatThrownBy(() -> new FileInventorySource(topo.toString(), null, H100, List.of()).snapshot())
+        .hasMessageContaining("topo.csv: row 2").hasMessageContaining("non-negative whole number, got -5");
   }
 }

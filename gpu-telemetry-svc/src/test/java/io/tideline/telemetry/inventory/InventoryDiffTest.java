@@ -2,6 +2,7 @@ package io.tideline.telemetry.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.core.model.Resources;
 import io.tideline.events.NodeChange;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,7 @@ class InventoryDiffTest {
 
   static NodeState node(String id, int gpus) {
     return new NodeState(id, "NVIDIA H100 80GB HBM3", 81559, gpus, 1, "G6/P10/S1", "G6/P10", "G6",
-        false, Map.of());
+        false, Map.of(), Resources.NONE);
   }
 
   static Map<String, NodeState> of(NodeState... nodes) {
@@ -65,5 +66,18 @@ class InventoryDiffTest {
   @Test
   void shouldReportNothingForAnUnchangedSnapshot() {
     assertThat(changes(of(node("a", 8), node("b", 8)), of(node("a", 8), node("b", 8)))).isEmpty();
+  }
+
+  @Test
+  void shouldReportANodeWhoseAllocatableShrankAsUpdated() {
+    NodeState a = node("a", 8);
+    NodeState declared = new NodeState("a", a.gpuModel(), a.gpuMemoryMiB(), 8, 1, a.accessSwitch(),
+        a.aggregationSwitch(), a.coreSwitch(), false, Map.of(), Resources.of(192_000, 2L << 40));
+    NodeState shrunk = new NodeState("a", a.gpuModel(), a.gpuMemoryMiB(), 8, 1, a.accessSwitch(),
+        a.aggregationSwitch(), a.coreSwitch(), false, Map.of(), Resources.of(96_000, 2L << 40));
+
+    assertThat(changes(of(a), of(declared))).containsExactly("UPDATED a");
+    assertThat(changes(of(declared), of(shrunk))).containsExactly("UPDATED a");
+    assertThat(changes(of(shrunk), of(shrunk))).isEmpty();
   }
 }

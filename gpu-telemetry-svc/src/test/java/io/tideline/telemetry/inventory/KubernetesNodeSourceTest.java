@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.tideline.core.model.Resources;
 import io.tideline.telemetry.Fixtures;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
@@ -78,5 +80,18 @@ class KubernetesNodeSourceTest {
   void shouldDrainNodesOnTheDrainList() throws Exception {
     assertThat(nodes(List.of("ip-10-0-180-136.ec2.internal"))
         .get("ip-10-0-180-136.ec2.internal").drained()).isTrue();
+  }
+
+  @Test
+  void shouldReadWhatANodeOffersPodsFromItsAllocatable() throws Exception {
+    SortedMap<String, NodeState> nodes = nodes(List.of());
+
+    // allocatable: cpu 191450m, memory 2070000000Ki, nvidia.com/gpu 8, vpc.amazonaws.com/efa 32, pods 100
+    Resources h100 = nodes.get("ip-10-0-180-136.ec2.internal").allocatable();
+    assertThat(h100.cpuMillis()).isEqualTo(191_450);
+    assertThat(h100.memoryBytes()).isEqualTo(2_070_000_000L * 1024);
+    assertThat(h100.extended()).containsExactly(Map.entry("vpc.amazonaws.com/efa", 32L));
+    // a node document without status.allocatable declares nothing, so nothing limits it
+    assertThat(nodes.get("lke529760-766837-0a634ab30000").allocatable()).isEqualTo(Resources.NONE);
   }
 }

@@ -1,0 +1,58 @@
+package io.tideline.platform.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tideline.core.model.Resources;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KubernetesResourcesTest {
+
+  static final String GPU = "nvidia.com/gpu";
+
+  @Test
+  void shouldPlaceCpuMemoryAndQualifiedExtendedResourcesButNotTheGpuOrKubernetesOwn() {
+    assertThat(KubernetesResources.placed("cpu", GPU)).isTrue();
+    assertThat(KubernetesResources.placed("memory", GPU)).isTrue();
+    assertThat(KubernetesResources.placed("rdma/hca", GPU)).isTrue();
+    assertThat(KubernetesResources.placed(GPU, GPU)).isFalse();
+    assertThat(KubernetesResources.placed("kubernetes.io/batch-cpu", GPU)).isFalse();
+    assertThat(KubernetesResources.placed("pods", GPU)).isFalse();
+    assertThat(KubernetesResources.placed("ephemeral-storage", GPU)).isFalse();
+    assertThat(KubernetesResources.placed("hugepages-2Mi", GPU)).isFalse();
+  }
+
+  @Test
+  void shouldRoundWhatIsAskedUpAndWhatANodeHasDown() {
+    BigDecimal cpu = new BigDecimal("0.0005"); // half a millicore
+    assertThat(KubernetesResources.amount("cpu", cpu, RoundingMode.CEILING)).isEqualTo(1);
+    assertThat(KubernetesResources.amount("cpu", cpu, RoundingMode.FLOOR)).isZero();
+    assertThat(KubernetesResources.amount("memory", new BigDecimal("1024.5"), RoundingMode.FLOOR))
+        .isEqualTo(1024);
+  }
+
+  @Test
+  void shouldReadANodesAllocatableInMillicoresAndBytesDroppingWhatIsNotPlaced() {
+    // an EKS p5.48xlarge as the API server reports it: cpu 191450m, memory 2070000000Ki
+    Resources r = KubernetesResources.allocatable(Map.of(
+        "cpu", new BigDecimal("191.450"),
+        "memory", new BigDecimal("2070000000").multiply(BigDecimal.valueOf(1024)),
+        GPU, new BigDecimal("8"),
+        "pods", new BigDecimal("100"),
+        "vpc.amazonaws.com/efa", new BigDecimal("32")), GPU);
+
+    assertThat(r.cpuMillis()).isEqualTo(191_450);
+    assertThat(r.memoryBytes()).isEqualTo(2_070_000_000L * 1024);
+    assertThat(r.extended()).containsExactly(Map.entry("vpc.amazonaws.com/efa", 32L));
+  }
+
+  @Test
+  void shouldRefuseAnAmountOutsideTheContractsBoundNamingTheResource() {
+    assertThatThrownBy(() -> KubernetesResources.allocatable(
+        Map.of("memory", new BigDecimal("1e30")), GPU))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("memory must be in [0, 2^62]");
+  }
+}
