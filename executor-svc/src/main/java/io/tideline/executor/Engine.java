@@ -142,11 +142,11 @@ public final class Engine {
     retired(jobId, all);
     Order<PlacementDecision> placed = placements.get(jobId);
     if (placed != null) {
-      bind(jobId, placed.event().getDecisionId(), placed.event().getAssignments(), placed.done(),
-          () -> placements.remove(jobId));
+      bind(jobId, placed.event().getDecisionId(), placed.event().getAssignments(),
+          placed.event().getWorkers(), placed.done(), () -> placements.remove(jobId));
     } else if (migrations.containsKey(jobId)) {
       Order<Eviction> m = migrations.get(jobId);
-      bind(jobId, m.event().getDecisionId(), m.event().getTarget(), m.done(),
+      bind(jobId, m.event().getDecisionId(), m.event().getTarget(), Map.of(), m.done(),
           () -> migrations.remove(jobId));
     }
     phases(jobId, job);
@@ -222,7 +222,7 @@ public final class Engine {
         if (older != null) {
           older.done().run();
         }
-        bind(jobId, d.getDecisionId(), d.getAssignments(), order.done(),
+        bind(jobId, d.getDecisionId(), d.getAssignments(), d.getWorkers(), order.done(),
             () -> placements.remove(jobId));
       }
       case "QUEUED", "PREEMPTION_REQUESTED", "HELD_FOR_PREEMPTOR" -> {
@@ -252,7 +252,7 @@ public final class Engine {
    * FAILED with the reason, and the owner's replacement pods come back as a new submission.
    */
   private void bind(String jobId, String decisionId, List<GpuAssignment> assignments,
-      Runnable done, Runnable clear) {
+      Map<String, Integer> workers, Runnable done, Runnable clear) {
     JobSubmitted job = open.get(jobId);
     List<Pod> live = live(pods.podsOf(jobId));
     int expected = job.getResources().getGangSize();
@@ -270,7 +270,9 @@ public final class Engine {
     }
     GangPlan.Plan laid;
     try {
-      laid = GangPlan.lay(live, assignments, perPod(job));
+      laid = assignments.isEmpty() && workers != null && !workers.isEmpty()
+          ? GangPlan.layPods(live, workers) // a job without GPUs (ADR 0030)
+          : GangPlan.lay(live, assignments, perPod(job));
     } catch (IllegalArgumentException e) {
       rollback(jobId, live, decisionId, "decision " + decisionId + " does not fit the pods: "
           + e.getMessage());
@@ -312,8 +314,8 @@ public final class Engine {
           meters.bind("BOUND");
           kube.event(p, "Normal", "Scheduled", "Successfully assigned "
               + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() + " to "
-              + s.node() + " (GPUs " + s.indices() + (s.share() < 1 ? ", share " + s.share() : "")
-              + "; decision " + decisionId + ")");
+              + s.node() + (s.gpus().isEmpty() ? " (no GPU" : " (GPUs " + s.indices()
+              + (s.share() < 1 ? ", share " + s.share() : "")) + "; decision " + decisionId + ")");
         }
         case ALREADY_BOUND_THERE -> meters.bind("ALREADY_BOUND");
         case CONFLICT -> {

@@ -93,11 +93,37 @@ public final class GangPlan {
     return new Plan(out, List.copyOf(sorted.subList(workers, sorted.size())));
   }
 
-  /** The annotations written with a pod's Binding (ADR 0011). */
+  /**
+   * Lays the pods of a job without GPUs (ADR 0030) onto {@code workers} (node id → pods there):
+   * pods in name order onto nodes in id order. Every pod is placed: such a job is never shrunk.
+   *
+   * @throws IllegalArgumentException when the decision places another number of pods
+   */
+  public static Plan layPods(List<Pod> pods, Map<String, Integer> workers) {
+    int placed = workers.values().stream().mapToInt(Integer::intValue).sum();
+    if (pods.isEmpty() || placed != pods.size()) {
+      throw new IllegalArgumentException("the decision places " + placed + " pod(s) without GPUs "
+          + "but the job has " + pods.size());
+    }
+    List<Pod> sorted = new ArrayList<>(pods);
+    sorted.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+    List<Slot> out = new ArrayList<>();
+    int next = 0;
+    for (Map.Entry<String, Integer> e : new TreeMap<>(workers).entrySet()) {
+      for (int i = 0; i < e.getValue(); i++) {
+        out.add(new Slot(sorted.get(next++), e.getKey(), List.of()));
+      }
+    }
+    return new Plan(out, List.of());
+  }
+
+  /** The annotations written with a pod's Binding (ADR 0011); no GPU indices for a GPU-less pod. */
   public static Map<String, String> annotations(Slot s, String jobId, String decisionId) {
     Map<String, String> a = new LinkedHashMap<>();
     a.put(Keys.JOB, jobId);
-    a.put(Keys.GPUS, s.indices());
+    if (!s.gpus().isEmpty()) {
+      a.put(Keys.GPUS, s.indices());
+    }
     if (s.share() < 1.0) {
       a.put(Keys.GPU_SHARE, Double.toString(s.share()));
     }

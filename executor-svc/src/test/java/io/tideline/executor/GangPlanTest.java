@@ -50,6 +50,24 @@ class GangPlanTest {
   }
 
   @Test
+  void shouldLayThePodsOfAJobWithoutGpusOntoTheNodesPlacementChoseWithoutGpuAnnotations() {
+    GangPlan.Plan plan = GangPlan.layPods(List.of(pod("etl-2"), pod("etl-0"), pod("etl-1")),
+        java.util.Map.of("n2", 1, "n1", 2));
+
+    assertThat(plan.slots()).extracting(s -> s.pod().getMetadata().getName() + "@" + s.node())
+        .containsExactly("etl-0@n1", "etl-1@n1", "etl-2@n2");
+    assertThat(plan.standby()).isEmpty();
+    assertThat(GangPlan.annotations(plan.slots().get(0), "ml/etl", "d1"))
+        .doesNotContainKey("tideline.io/gpus").containsEntry("tideline.io/decision", "d1");
+  }
+
+  @Test
+  void shouldRefuseADecisionPlacingAnotherNumberOfPodsWithoutGpus() {
+    assertThatThrownBy(() -> GangPlan.layPods(List.of(pod("etl-0"), pod("etl-1")),
+        java.util.Map.of("n1", 1))).hasMessageContaining("places 1 pod(s) without GPUs but the job has 2");
+  }
+
+  @Test
   void shouldRefuseAssignmentsThatSplitAWorkerAcrossNodes() {
     List<GpuAssignment> a = new ArrayList<>(gpus("n1", 1, 0, 1, 2));
     a.addAll(gpus("n2", 1, 0));

@@ -140,6 +140,7 @@ public final class PodGangs {
             + " asks " + g);
       }
     }
+    ResourceQuantities each = perWorker(pods);
     String fraction = annotation(first, Keys.GPU_FRACTION);
     double share = 1.0;
     int gpuCount = perPod * pods.size();
@@ -154,9 +155,13 @@ public final class PodGangs {
             + "gang of " + pods.size());
       }
       gpuCount = 1;
-    } else if (perPod == 0) {
-      throw new BadAnnotation(first, "the pod asks for no GPU: set resources.limits[\""
-          + settings.gpuResource() + "\"] or the " + Keys.GPU_FRACTION + " annotation");
+    } else if (perPod == 0 && each.getCpuMillis() == 0 && each.getMemoryBytes() == 0
+        && each.getExtended().isEmpty()) {
+      // a pod without GPUs is placed on a GPU node for its CPU, memory or extended resources
+      // (ADR 0030); one that asks nothing at all has nothing to place
+      throw new BadAnnotation(first, "the pod asks for no GPU and no CPU, memory or extended "
+          + "resource: set resources.limits[\"" + settings.gpuResource() + "\"], the "
+          + Keys.GPU_FRACTION + " annotation, or the requests of what it needs");
     }
     WorkloadClass wc = workloadClass(first);
     boolean preemptible = bool(first, Keys.PREEMPTIBLE, wc != WorkloadClass.ONLINE_INFERENCE);
@@ -203,7 +208,7 @@ public final class PodGangs {
             // the events (a ClassCastException of HardwarePreference to itself); PlacementHost
             // and PreemptionHost set it too
             .setHardwarePreference(HardwarePreference.ANY)
-            .setPerWorker(perWorker(pods))
+            .setPerWorker(each)
             .build())
         .setDeadline(deadlineAt)
         .setExpectedDurationSeconds(duration == null ? 0

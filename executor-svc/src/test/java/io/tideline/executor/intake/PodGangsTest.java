@@ -148,10 +148,25 @@ class PodGangsTest {
   }
 
   @Test
-  void shouldRefuseAPodAskingForNoGpu() {
+  void shouldRefuseAPodAskingForNoGpuAndNothingElse() {
     var bad = (PodGangs.Invalid) GANGS.gang("ml/x", List.of(pod("x", "2026-12-01T10:00:00Z", 0)
         .build()), NS);
-    assertThat(bad.reason()).contains("asks for no GPU");
+    assertThat(bad.reason()).contains("asks for no GPU and no CPU, memory or extended resource");
+  }
+
+  @Test
+  void shouldSubmitAPodWithoutGpusThatAsksCpuAndMemoryAsAGpulessJob() {
+    Pod etl = pod("etl", "2026-12-01T10:00:00Z", 0).editSpec().editFirstContainer()
+        .editResources().addToRequests(Map.of("cpu", new Quantity("6"), "memory",
+            new Quantity("24Gi"))).endResources().endContainer().endSpec().build();
+
+    var ready = (PodGangs.Ready) GANGS.gang("ml/etl", List.of(etl), NS);
+
+    var r = ready.job().getResources();
+    assertThat(r.getGpuCount()).isZero();
+    assertThat(r.getGangSize()).isEqualTo(1);
+    assertThat(r.getPerWorker().getCpuMillis()).isEqualTo(6_000);
+    assertThat(r.getPerWorker().getMemoryBytes()).isEqualTo(24L << 30);
   }
 
   @Test

@@ -9,12 +9,17 @@ import io.tideline.events.GpuAssignment;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NodeChange;
 import io.tideline.events.NodeFragmentationFigure;
+import io.tideline.events.NodeInventory;
 import io.tideline.events.PlacementDecision;
 import io.tideline.events.PlacementOutcome;
+import io.tideline.events.ResourceQuantities;
+import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.testkit.ClusterNodes;
 import io.tideline.testkit.JobSubmissions;
 import io.tideline.testkit.RegistryFixture;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -53,6 +58,30 @@ class LedgerEventsTest {
 
   static List<PlacementDecision> of(List<PlacementDecision> ds, String job) {
     return ds.stream().filter(x -> x.getJobId().equals(job)).toList();
+  }
+
+  /** ADR 0030: pods without GPUs are placed on GPU nodes for their CPU and memory. */
+  @Nested
+  class JobsWithoutGpus {
+
+    @Test
+    void shouldPlaceTheirPodsWhereCpuHasRoomAndPublishThePodsPerNodeInDecisionAndLedger() {
+      for (NodeInventory n : ClusterNodes.joined(LedgerDriver.CLUSTER, 2, T0)) {
+        n.setAllocatable(new ResourceQuantities(64_000L, 512L << 30, Map.of()));
+        d.send(TopicCatalogue.CLUSTER_INVENTORY, n.getNodeId(), n, T0);
+      }
+      // four pods of 20 cores: three fit on a 64-core node, the fourth goes to the other
+      JobSubmitted etl = JobSubmissions.training("etl").gpus(0).gang(4, 0).at(T0).build();
+      etl.getResources().setPerWorker(new ResourceQuantities(20_000L, 8L << 30, Map.of()));
+      d.admit(etl, t(1));
+      d.tick(t(60));
+
+      PlacementDecision p = of(d.decisions(), "etl").get(0);
+      assertThat(p.getOutcome()).isEqualTo(PlacementOutcome.PLACED);
+      assertThat(p.getAssignments()).isEmpty();
+      assertThat(p.getWorkers()).containsExactlyInAnyOrderEntriesOf(Map.of("n01", 3, "n02", 1));
+      assertThat(d.deadLetters(TopicCatalogue.JOBS_SUBMITTED)).isEmpty();
+    }
   }
 
   @Nested

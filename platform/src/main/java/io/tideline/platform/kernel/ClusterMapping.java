@@ -40,6 +40,7 @@ import io.tideline.state.StoredNode;
 import io.tideline.state.StoredNodeStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -112,7 +113,7 @@ public final class ClusterMapping {
   public static io.tideline.events.LedgerChange event(String cluster, LedgerChange c) {
     Object change;
     if (c instanceof LedgerChange.Bound b) {
-      change = new LedgerBound(b.jobId(), events(b.assignments()));
+      change = new LedgerBound(b.jobId(), events(b.assignments()), workers(b.workers()));
     } else if (c instanceof LedgerChange.Released r) {
       change = new LedgerReleased(r.jobId());
     } else if (c instanceof LedgerChange.HoldSet h) {
@@ -138,7 +139,8 @@ public final class ClusterMapping {
     var at = e.getAt();
     Object c = e.getChange();
     if (c instanceof LedgerBound b) {
-      return new LedgerChange.Bound(v, at, b.getJobId(), assignments(b.getAssignments()));
+      return new LedgerChange.Bound(v, at, b.getJobId(), assignments(b.getAssignments()),
+          workers(b.getWorkers()));
     } else if (c instanceof LedgerReleased r) {
       return new LedgerChange.Released(v, at, r.getJobId());
     } else if (c instanceof LedgerHoldSet h) {
@@ -248,11 +250,23 @@ public final class ClusterMapping {
 
   public static StoredBinding stored(Binding b) {
     return new StoredBinding(stored(b.job()), events(b.assignments()), b.boundAt(),
-        b.boundTime());
+        b.boundTime(), workers(b.workers()));
   }
 
   public static Binding binding(StoredBinding s) {
     return new Binding(job(s.getJob()), assignments(s.getAssignments()), s.getBoundAt(),
-        s.getBoundTime());
+        s.getBoundTime(), workers(s.getWorkers()));
+  }
+
+  // ------------------------------------------------------------------------------ workers
+
+  /** A GPU-less job's pods per node as its contract field (ADR 0030); empty for GPU jobs. */
+  public static java.util.Map<String, Integer> workers(java.util.SortedMap<String, Integer> w) {
+    return new java.util.HashMap<>(w);
+  }
+
+  /** The contract's pods per node, in node order (a record from before the field: empty). */
+  public static java.util.SortedMap<String, Integer> workers(java.util.Map<String, Integer> w) {
+    return w == null ? new TreeMap<>() : new TreeMap<>(w);
   }
 }

@@ -242,6 +242,7 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
               .setDomainLevel(domainLevel(d.level())).setCrossDomain(d.crossDomain())
               .setScore(d.score()).setLedgerVersion(d.ledgerVersion())
               .setPolicyVersion(kernel.policy().policyVersion()).setTrace(trace(d.trace()))
+              .setWorkers(ClusterMapping.workers(d.workers()))
               .build());
     } else if (e instanceof PlacementEffect.Changed c) {
       return new HostRecord(TopicCatalogue.PLACEMENT_LEDGER, cluster,

@@ -471,6 +471,7 @@ public final class EventValidator {
           break;
         }
       }
+      workerRules(d.getWorkers(), d.getJobId(), out);
     } else if (event instanceof io.tideline.events.LedgerChange c) {
       if (c.getVersion() <= 0) {
         out.add("version must be positive, got " + c.getVersion());
@@ -482,10 +483,26 @@ public final class EventValidator {
             break;
           }
         }
+        workerRules(b.getWorkers(), b.getJobId(), out);
       }
     } else if (event instanceof QuotaVerdict || event instanceof QuotaReclaim
         || event instanceof SlotForecast) {
       // their numeric ranges are field bounds (range())
+    }
+  }
+
+  /** A GPU-less job's pods per node (ADR 0030): named nodes, at least one pod each. */
+  private static void workerRules(java.util.Map<String, Integer> workers, String jobId,
+      List<String> out) {
+    if (workers == null) {
+      return;
+    }
+    for (var e : new java.util.TreeMap<>(workers).entrySet()) {
+      if (e.getKey().isBlank() || e.getValue() == null || e.getValue() <= 0) {
+        out.add("workers of " + Clip.of(jobId) + ": node '" + Clip.of(e.getKey())
+            + "' must be named and hold at least one pod, got " + e.getValue());
+        break;
+      }
     }
   }
 

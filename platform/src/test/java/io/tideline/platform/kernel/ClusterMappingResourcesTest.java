@@ -2,6 +2,8 @@ package io.tideline.platform.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.core.cluster.state.Binding;
+import io.tideline.core.cluster.state.LedgerChange;
 import io.tideline.core.cluster.state.NodeRecord;
 import io.tideline.core.model.JobRequest;
 import io.tideline.core.model.Resources;
@@ -11,7 +13,10 @@ import io.tideline.events.ResourceQuantities;
 import io.tideline.testkit.ClusterNodes;
 import io.tideline.testkit.JobSubmissions;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,5 +60,20 @@ class ClusterMappingResourcesTest {
 
     assertThat(job.resources()).isEqualTo(Resources.NONE);
     assertThat(node.node().allocatable()).isEqualTo(Resources.NONE);
+  }
+
+  @Test
+  void shouldCarryAGpulessJobsPodsPerNodeThroughTheLedgerAndItsStoreRecord() {
+    JobRequest etl = ClusterMapping.job(JobSubmissions.training("etl").at(NOW).build())
+        .withResources(EACH);
+    SortedMap<String, Integer> pods = new TreeMap<>(Map.of("n1", 3, "n2", 1));
+    LedgerChange.Bound bound = new LedgerChange.Bound(7, NOW, "etl", List.of(), pods);
+
+    assertThat(ClusterMapping.change(ClusterMapping.event("c1", bound))).isEqualTo(bound);
+    Binding b = new Binding(etl, List.of(), 7, NOW, pods);
+    assertThat(ClusterMapping.binding(ClusterMapping.stored(b)).workers()).isEqualTo(pods);
+    // a job on GPUs carries no workers: they follow from its assignments
+    assertThat(ClusterMapping.event("c1", new LedgerChange.Bound(8, NOW, "g", List.of()))
+        .getChange()).extracting("workers").isEqualTo(Map.of());
   }
 }

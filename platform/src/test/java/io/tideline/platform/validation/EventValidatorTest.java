@@ -296,4 +296,18 @@ class EventValidatorTest {
     n.setLabels(Map.of("k".repeat(20_000), "v"));
     assertThat(problem("cluster.inventory", "n01", n)).contains("labels has a key of 20000");
   }
+
+  @Test
+  void shouldRefuseALedgerBindingThatPutsNoPodOnANodeAndAcceptOneWithPods() {
+    io.tideline.events.LedgerChange bad = io.tideline.events.LedgerChange.newBuilder()
+        .setCluster("c1").setVersion(3).setAt(NOW).setChange(new io.tideline.events.LedgerBound(
+            "etl", List.of(), java.util.Map.of("n1", 3, "n2", 0))).build();
+    io.tideline.events.LedgerChange good = io.tideline.events.LedgerChange.newBuilder(bad)
+        .setChange(new io.tideline.events.LedgerBound("etl", List.of(), java.util.Map.of("n1", 3)))
+        .build();
+
+    assertThat(problem("placement.ledger", "c1", bad))
+        .contains("workers of etl: node 'n2' must be named and hold at least one pod, got 0");
+    assertThat(problem("placement.ledger", "c1", good)).isNull();
+  }
 }

@@ -145,7 +145,7 @@ final class ViewDriver implements AutoCloseable {
   void placement(String jobId, PlacementOutcome outcome, List<GpuAssignment> as, Instant at) {
     ledgerVersion++;
     Object change = switch (outcome) {
-      case PLACED, MIGRATED -> new LedgerBound(jobId, as);
+      case PLACED, MIGRATED -> new LedgerBound(jobId, as, java.util.Map.of());
       case RELEASED -> new LedgerReleased(jobId);
       case HELD_FOR_PREEMPTOR -> new LedgerHoldSet(new LedgerHold("hold:" + jobId,
           HoldKind.PREEMPT, jobId, "pd", List.of(), as));
@@ -158,7 +158,7 @@ final class ViewDriver implements AutoCloseable {
   /** A ledger change the intake must refuse (it does not advance the ledger version). */
   void invalidPlacement(String jobId, List<GpuAssignment> as, Instant at) {
     send(TopicCatalogue.PLACEMENT_LEDGER, CLUSTER, LedgerChange.newBuilder().setCluster(CLUSTER)
-        .setVersion(ledgerVersion + 1).setAt(at).setChange(new LedgerBound(jobId, as)).build(),
+        .setVersion(ledgerVersion + 1).setAt(at).setChange(new LedgerBound(jobId, as, java.util.Map.of())).build(),
         at);
   }
 

@@ -132,7 +132,7 @@ class ViewRestoreTest {
       Instant started = Instant.parse(job[2]);
       before.offer(TopicCatalogue.CLUSTER_CLOCK, tick(started));
       before.offer(TopicCatalogue.PLACEMENT_LEDGER, LedgerChange.newBuilder().setCluster("c1")
-          .setVersion(++version).setAt(started).setChange(new LedgerBound(job[0], as)).build());
+          .setVersion(++version).setAt(started).setChange(new LedgerBound(job[0], as, java.util.Map.of())).build());
       before.offer(TopicCatalogue.JOBS_LIFECYCLE, JobLifecycle.newBuilder().setJobId(job[0])
           .setCluster("c1").setType(LifecycleType.CHECKPOINTED)
           .setOccurredAt(Instant.parse("2026-11-02T13:58:00Z")).build());

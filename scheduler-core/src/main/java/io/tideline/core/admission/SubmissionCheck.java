@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decides whether a submission is well-formed: impossible values (0 or negative GPUs, a share
- * outside (0, 1], a gang larger than its GPUs, a deadline before submission …) are rejected here,
+ * Decides whether a submission is well-formed: impossible values (negative GPUs, a share
+ * outside (0, 1], a gang larger than its GPUs, a job without GPUs that asks nothing else, a
+ * deadline before submission …) are rejected here,
  * once, before quota or placement ever sees the job. Entitlement (may this tenant preempt?) is
  * quota's decision, not this one.
  */
@@ -52,8 +53,11 @@ public final class SubmissionCheck {
   }
 
   private void checkResources(List<Violation> out, JobRequest job) {
-    if (job.gpuCount() <= 0) {
-      out.add(new Violation("resources.gpuCount", "must be at least 1, got " + job.gpuCount()));
+    if (job.gpuCount() < 0) {
+      out.add(new Violation("resources.gpuCount", "must not be negative, got " + job.gpuCount()));
+    } else if (job.gpuCount() == 0) {
+      checkGpuless(out, job);
+      return;
     } else if (job.gpuCount() > limits.maxGpusPerJob()) {
       out.add(new Violation("resources.gpuCount",
           "must be at most " + limits.maxGpusPerJob() + ", got " + job.gpuCount()));
@@ -67,18 +71,43 @@ public final class SubmissionCheck {
           "a fractional share is only allowed for a single-GPU instance, got "
               + job.gpuCount() + " GPUs at " + share));
     }
+    checkGang(out, job);
+    if (job.nodes() < 0) {
+      out.add(new Violation("resources.nodes", "must not be negative, got " + job.nodes()));
+    } else if (job.gpuCount() > 0 && job.nodes() > job.gpuCount()) {
+      out.add(new Violation("resources.nodes",
+          "cannot exceed gpuCount " + job.gpuCount() + ", got " + job.nodes()));
+    }
+  }
+
+  /**
+   * A job without GPUs (ADR 0030): {@code gangSize} pods that must ask some CPU, memory or
+   * extended resource per worker (else there is nothing to place), with no GPU share and no node
+   * count (all pods on the tightest node that holds them, else spread over the roomiest).
+   */
+  private void checkGpuless(List<Violation> out, JobRequest job) {
+    if (job.resources().isNone()) {
+      out.add(new Violation("resources.gpuCount", "is 0, so each worker must ask CPU, memory or "
+          + "an extended resource (resources.perWorker), got none"));
+    }
+    if (job.gpuShare() != 1.0) {
+      out.add(new Violation("resources.gpuShare",
+          "must be 1.0 for a job without GPUs, got " + job.gpuShare()));
+    }
+    checkGang(out, job);
+    if (job.nodes() != 0) {
+      out.add(new Violation("resources.nodes",
+          "must be 0 for a job without GPUs, got " + job.nodes()));
+    }
+  }
+
+  private void checkGang(List<Violation> out, JobRequest job) {
     if (job.gangSize() <= 0 || job.gangSize() > limits.maxGangSize()) {
       out.add(new Violation("resources.gangSize",
           "must be in [1, " + limits.maxGangSize() + "], got " + job.gangSize()));
     } else if (job.gpuCount() > 0 && job.gangSize() > job.gpuCount()) {
       out.add(new Violation("resources.gangSize",
           "cannot exceed gpuCount " + job.gpuCount() + ", got " + job.gangSize()));
-    }
-    if (job.nodes() < 0) {
-      out.add(new Violation("resources.nodes", "must not be negative, got " + job.nodes()));
-    } else if (job.gpuCount() > 0 && job.nodes() > job.gpuCount()) {
-      out.add(new Violation("resources.nodes",
-          "cannot exceed gpuCount " + job.gpuCount() + ", got " + job.nodes()));
     }
   }
 

@@ -60,6 +60,12 @@ public final class QuotaAdmission {
       d.trace(job.jobId(), "W4 preemption entitlement", "granted", why);
     }
     double demand = job.gpuDemand();
+    if (job.gpuless()) {
+      // ADR 0030: CPU, memory and extended resources are not a quota dimension (Q1–Q4 are in
+      // GPUs); a job without GPUs is admitted on its queue and charged nothing
+      return d.admit(Verdict.GUARANTEED, 0, 0, List.of(), "asks no GPU: CPU, memory and "
+          + "extended resources are not charged to " + d.queue + " (ADR 0030)");
+    }
     if (!(demand > 0)) {
       return d.reject("no GPU demand", "Q2 admission", "demand " + demand + " must be positive");
     }

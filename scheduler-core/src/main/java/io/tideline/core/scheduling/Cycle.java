@@ -18,6 +18,7 @@ import io.tideline.core.trace.TraceEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 
 /**
  * The working copy of one step (KAI's "statement"): the state's values as the step changes them,
@@ -160,6 +161,11 @@ final class Cycle {
     change(new LedgerChange.Bound(next(), now, jobId, assignments));
   }
 
+  /** Binds a job to GPUs, or a GPU-less job's pods to {@code workers} (ADR 0030). */
+  void bind(String jobId, List<GpuAssignment> assignments, SortedMap<String, Integer> workers) {
+    change(new LedgerChange.Bound(next(), now, jobId, assignments, workers));
+  }
+
   void release(String jobId) {
     if (cluster.runs(jobId)) {
       change(new LedgerChange.Released(next(), now, jobId));
@@ -188,9 +194,15 @@ final class Cycle {
 
   void decide(String jobId, Outcome outcome, List<GpuAssignment> assignments,
       TopologyLevel level, boolean crossDomain, double score, List<TraceEntry> trace) {
+    decide(jobId, outcome, assignments, level, crossDomain, score, trace, null);
+  }
+
+  void decide(String jobId, Outcome outcome, List<GpuAssignment> assignments,
+      TopologyLevel level, boolean crossDomain, double score, List<TraceEntry> trace,
+      SortedMap<String, Integer> workers) {
     effects.add(new PlacementEffect.Decided(policy.cluster() + "/v" + version() + "/" + jobId
         + "/" + outcome, jobId, outcome, assignments, level, crossDomain, score, version(), now,
-        trace));
+        trace, workers));
   }
 
   void queued(String jobId, List<TraceEntry> trace) {

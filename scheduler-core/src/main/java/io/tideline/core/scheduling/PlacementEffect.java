@@ -7,9 +7,12 @@ import io.tideline.core.model.JobRequest;
 import io.tideline.core.model.WorkloadClass;
 import io.tideline.core.trace.TraceEntry;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * What one step of the placement kernel decided, for the adapter to publish. Every ledger change
@@ -43,10 +46,12 @@ public sealed interface PlacementEffect permits PlacementEffect.Decided, Placeme
    * @param ledgerVersion ledger version after the decision
    * @param at event time (the tick)
    * @param trace the rules applied
+   * @param workers for a PLACED GPU-less job (ADR 0030): node id → its pods there; else empty
    */
   record Decided(String decisionId, String jobId, Outcome outcome,
       List<GpuAssignment> assignments, TopologyLevel level, boolean crossDomain, double score,
-      long ledgerVersion, Instant at, List<TraceEntry> trace) implements PlacementEffect {
+      long ledgerVersion, Instant at, List<TraceEntry> trace, SortedMap<String, Integer> workers)
+      implements PlacementEffect {
     public Decided {
       Objects.requireNonNull(decisionId, "decisionId");
       Objects.requireNonNull(jobId, "jobId");
@@ -54,6 +59,16 @@ public sealed interface PlacementEffect permits PlacementEffect.Decided, Placeme
       Objects.requireNonNull(at, "at");
       assignments = List.copyOf(assignments);
       trace = List.copyOf(trace);
+      workers = workers == null || workers.isEmpty() ? Collections.emptySortedMap()
+          : Collections.unmodifiableSortedMap(new TreeMap<>(workers));
+    }
+
+    /** A decision on GPUs (or none). */
+    public Decided(String decisionId, String jobId, Outcome outcome,
+        List<GpuAssignment> assignments, TopologyLevel level, boolean crossDomain, double score,
+        long ledgerVersion, Instant at, List<TraceEntry> trace) {
+      this(decisionId, jobId, outcome, assignments, level, crossDomain, score, ledgerVersion, at,
+          trace, null);
     }
   }
 

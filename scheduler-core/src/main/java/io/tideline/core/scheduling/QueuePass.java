@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.TreeSet;
 
 /**
@@ -42,8 +43,8 @@ import java.util.TreeSet;
  * inside a lane jobs are tried in queue order, and a lane stops for this cycle after
  * {@link PlacementPolicy#maxFailuresPerLane()} refusals. A job whose shape is at least that of a
  * job that already failed in this pass (same models, service and preemptibility, whole GPUs, no
- * node count) is not tried again — nothing placed since freed GPUs — and fails for the same
- * reason.
+ * node count, not GPU-less) is not tried again — nothing placed since freed GPUs — and fails
+ * for the same reason.
  *
  * <p><b>What follows a refusal</b> ({@link #refused}), in order:
  * <ol>
@@ -53,6 +54,8 @@ import java.util.TreeSet;
  *       at most one per {@link PlacementPolicy#passiveDefragInterval()} and only with T4 budget
  *       ({@link DefragRules#passive}); the job is held for the GPUs the plan unlocks;</li>
  *   <li>a job with the right to preempt (W4, {@link PlacementPolicy#rights()}) asks preemption,
+ *       unless it is GPU-less (ADR 0030: preemption frees GPUs, and GPU-less pods are not
+ *       charged to quota, so they wait for CPU or memory rather than evict anyone),
  *       at most {@link PlacementPolicy#maxPreemptionRequestsPerCycle()} new requests per cycle,
  *       once per open request and not again at the version a refusal was made on; the request
  *       carries placement's estimate of its wait (P5);</li>
@@ -178,7 +181,8 @@ final class QueuePass {
         PlacementDecision d = dominant != null ? dominated(c, q.job(), dominant)
             : placer.decide(c.now, c.snap(), q.job());
         if (d.placed()) {
-          bind(c, q.job(), d.assignments(), d.level(), d.crossDomain(), d.score(), d.trace());
+          bind(c, q.job(), d.assignments(), d.workers(), d.level(), d.crossDomain(), d.score(),
+              d.trace());
           continue;
         }
         failures++;
@@ -197,7 +201,7 @@ final class QueuePass {
     int requests;
 
     Failure dominating(JobRequest j) {
-      if (j.fractional() || j.nodes() != 0) {
+      if (j.gpuless() || j.fractional() || j.nodes() != 0) {
         return null;
       }
       int piece = DemandHistogram.shapeOf(j);
@@ -211,7 +215,7 @@ final class QueuePass {
     }
 
     void failed(JobRequest j, PlacementDecision d) {
-      if (!j.fractional() && j.nodes() == 0) {
+      if (!j.gpuless() && !j.fractional() && j.nodes() == 0) {
         failures.add(new Failure(j.jobId(), DemandHistogram.shapeOf(j), j.gpuCount(),
             j.allowedGpuModels(), j.serviceId(), j.preemptible(), d.reason()));
       }
@@ -256,6 +260,9 @@ final class QueuePass {
   }
 
   private boolean mayPreempt(JobRequest job) {
+    if (job.gpuless()) {
+      return false;
+    }
     return switch (policy.rights()) {
       case QUOTA -> job.preemptionRight();
       case EVERY_JOB -> true;
@@ -302,11 +309,18 @@ final class QueuePass {
   /** Binds a job to GPUs: PLACED, the wait is over. */
   void bind(Cycle c, JobRequest job, List<GpuAssignment> assignments, TopologyLevel level,
       boolean crossDomain, double score, List<TraceEntry> trace) {
+    bind(c, job, assignments, null, level, crossDomain, score, trace);
+  }
+
+  /** Binds a job to GPUs, or a GPU-less job's pods to {@code workers}: PLACED. */
+  void bind(Cycle c, JobRequest job, List<GpuAssignment> assignments,
+      SortedMap<String, Integer> workers, TopologyLevel level, boolean crossDomain, double score,
+      List<TraceEntry> trace) {
     String id = job.jobId();
-    c.bind(id, assignments);
+    c.bind(id, assignments, workers);
     c.mark(id, c.mark(id).withAnnounced(false).withDefragTriedAt(-1));
     c.pending = c.pending.remove(c.journal, id);
-    c.decide(id, Outcome.PLACED, assignments, level, crossDomain, score, trace);
+    c.decide(id, Outcome.PLACED, assignments, level, crossDomain, score, trace, workers);
   }
 
   /** A hold's wait is over: the hold goes and its job is bound to the held GPUs if they are free. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.core.model.CheckpointProfile;
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import io.tideline.core.model.WorkloadClass;
 import java.time.Instant;
 import java.util.List;
@@ -35,11 +36,28 @@ class SubmissionCheckTest {
   }
 
   @Test
-  void shouldRejectZeroAndNegativeGpus() {
+  void shouldRejectNegativeGpusAndAJobWithoutGpusThatAsksNothingElse() {
     assertThat(check.violations(training(0, 1.0, 1, 0)))
-        .extracting(Violation::field).contains("resources.gpuCount");
+        .anySatisfy(v -> assertThat(v.toString()).contains("resources.gpuCount")
+            .contains("each worker must ask CPU, memory or an extended resource"));
     assertThat(check.violations(training(-4, 1.0, 1, 0)))
-        .anySatisfy(v -> assertThat(v.toString()).contains("must be at least 1, got -4"));
+        .anySatisfy(v -> assertThat(v.toString()).contains("must not be negative, got -4"));
+  }
+
+  @Test
+  void shouldAcceptAJobWithoutGpusWhosePodsAskCpuAndMemory() {
+    JobRequest job = training(0, 1.0, 4, 0).withResources(Resources.of(4_000, 16L << 30));
+
+    assertThat(check.violations(job)).isEmpty();
+    assertThat(job.gpuDemand()).isZero();
+  }
+
+  @Test
+  void shouldRejectANodeCountOrAShareOnAJobWithoutGpus() {
+    assertThat(check.violations(training(0, 1.0, 4, 2).withResources(Resources.of(4_000, 0))))
+        .extracting(Violation::field).containsExactly("resources.nodes");
+    assertThat(check.violations(training(0, 0.5, 1, 0).withResources(Resources.of(4_000, 0))))
+        .extracting(Violation::field).containsExactly("resources.gpuShare");
   }
 
   @Test

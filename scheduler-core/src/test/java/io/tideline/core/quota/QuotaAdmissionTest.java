@@ -53,6 +53,20 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void shouldAdmitAJobWithoutGpusOnItsQueueAndChargeItNothing() {
+      QuotaLedger full = ledger().admit(new Allocation("a", SEARCH_TRAINING, 8, 0, T0));
+
+      AdmissionVerdict v = admission.decide(job("etl").gpus(0).build()
+          .withResources(io.tideline.core.model.Resources.of(8_000, 0)), null, def, full, T0);
+
+      assertThat(v.verdict()).isEqualTo(Verdict.GUARANTEED);
+      assertThat(v.queue()).isEqualTo(SEARCH_TRAINING);
+      assertThat(v.guaranteedGpus()).isZero();
+      assertThat(v.borrowedGpus()).isZero();
+      assertThat(v.reason()).contains("asks no GPU");
+    }
+
+    @Test
     void shouldCountAFractionalInstanceByItsShare() {
       QuotaLedger l = ledger().admit(new Allocation("a", SEARCH_INFERENCE, 11.75, 0, T0));
 

@@ -139,7 +139,7 @@ public final class QuotaTestKit {
 
     public JobRequest build() {
       return new JobRequest(id, tenant, team, "alice", workloadClass, critical, preemptible,
-          preemptionRight, service, gpus, share, Math.min(gpus, 8), 0, models, submittedAt,
+          preemptionRight, service, gpus, share, Math.max(1, Math.min(gpus, 8)), 0, models, submittedAt,
           null, expectedSeconds, null, 0);
     }
   }

@@ -6,16 +6,19 @@ import io.tideline.core.cluster.Node;
 import io.tideline.core.cluster.SwitchPath;
 import io.tideline.core.cluster.TestJobs;
 import io.tideline.core.cluster.state.Admission;
+import io.tideline.core.cluster.state.LedgerChange;
 import io.tideline.core.cluster.state.NodeRecord;
 import io.tideline.core.cluster.state.NodeStatus;
 import io.tideline.core.cluster.state.JobFacts.Event;
 import io.tideline.core.model.JobRequest;
+import io.tideline.core.model.Resources;
 import io.tideline.core.quota.Verdict;
 import io.tideline.core.scheduling.PlacementEffect.Changed;
 import io.tideline.core.scheduling.PlacementEffect.Decided;
 import io.tideline.core.scheduling.PlacementEffect.Outcome;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The placement kernel's cycle contract and its basic scenarios. */
@@ -84,6 +87,46 @@ class PlacementKernelTest {
     assertThat(k.all(Changed.class)).extracting(c -> c.change().version()).containsExactly(1L, 2L);
     assertThat(k.state.cluster().version()).isEqualTo(2);
     assertThat(k.state.cluster().knows("a")).isFalse();
+  }
+
+  @Test
+  void shouldPlaceAGpulessJobsPodsOnAGpuNodeChargeTheirCpuAndFreeItWhenTheJobEnds() {
+    KernelDriver k = new KernelDriver();
+    for (String id : List.of("n01", "n02")) {
+      k.offer(new PlacementInput.Inventory(new NodeRecord(new Node(id, "H100", 8, id,
+          new SwitchPath("dsw1", "psw1", "asw1"), Resources.of(64_000, 512L << 30)),
+          NodeStatus.ACTIVE, T0)));
+    }
+    // four pods of 20 cores: three fit on a 64-core node, so the fourth goes to the other
+    JobRequest etl = TestJobs.pods("etl", 4, Resources.of(20_000, 8L << 30)).submittedAt(T0).build();
+    k.submit(etl).admit(etl, Verdict.SHARED, T0).tick(ms(1));
+
+    Decided placed = k.decisions("etl").get(0);
+    assertThat(placed.outcome()).isEqualTo(Outcome.PLACED);
+    assertThat(placed.assignments()).isEmpty();
+    assertThat(placed.workers()).containsExactly(Map.entry("n01", 3), Map.entry("n02", 1));
+    assertThat(k.all(Changed.class)).extracting(c -> ((LedgerChange.Bound) c.change()).workers())
+        .containsExactly(placed.workers());
+    assertThat(k.state.cluster().snapshot().ledger("n01").allocated().cpuMillis()).isEqualTo(60_000);
+    assertThat(k.state.cluster().snapshot().ledger("n01").idleGpus()).isEqualTo(8);
+
+    k.lifecycle("etl", Event.COMPLETED, ms(2)).tick(ms(3));
+    assertThat(k.state.cluster().snapshot().ledger("n01").allocated().cpuMillis()).isZero();
+  }
+
+  @Test
+  void shouldLetAGpulessJobWaitForCpuRatherThanAskPreemption() {
+    // even where every job may ask preemption (the twin's naive baseline), a GPU-less one does not
+    PlacementPolicy p = PlacementPolicy.defaults(KernelDriver.CLUSTER);
+    KernelDriver k = new KernelDriver(p.with(PlacementPolicy.Rights.EVERY_JOB,
+        p.inferencePartition(), p.defrag(), p.placement()));
+    k.offer(new PlacementInput.Inventory(new NodeRecord(new Node("n01", "H100", 8, "n01",
+        new SwitchPath("dsw1", "psw1", "asw1"), Resources.of(16_000, 0)), NodeStatus.ACTIVE, T0)));
+    JobRequest big = TestJobs.pods("big", 1, Resources.of(32_000, 0)).submittedAt(T0).build();
+    k.submit(big).admit(big, Verdict.GUARANTEED, T0).tick(ms(1));
+
+    assertThat(k.decisions("big")).extracting(Decided::outcome).containsExactly(Outcome.QUEUED);
+    assertThat(k.all(PlacementEffect.RequestPreemption.class)).isEmpty();
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.tideline.core.cluster.state;
 
 import io.tideline.core.admission.Resubmission;
-import io.tideline.core.cluster.Allocation;
 import io.tideline.core.cluster.ClusterSnapshot;
 import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.GpuRef;
@@ -260,7 +259,7 @@ public final class ClusterState {
     List<String> lost = new ArrayList<>();
     Table<Binding> b = bindings;
     for (Binding x : bindings.values()) {
-      if (x.assignments().stream().anyMatch(g -> g.nodeId().equals(node))) {
+      if (x.on(node)) {
         lost.add(x.jobId());
         b = b.remove(j, x.jobId());
       }
@@ -321,9 +320,9 @@ public final class ClusterState {
   private ClusterState bound(Journal j, Bound b) {
     JobRequest job = request(b.jobId());
     if (job == null) {
-      job = shapeOf(b.jobId(), b.assignments(), b.at());
+      job = shapeOf(b.jobId(), b.assignments(), b.workers(), b.at());
     }
-    Binding binding = new Binding(job, b.assignments(), b.version(), b.at());
+    Binding binding = new Binding(job, b.assignments(), b.version(), b.at(), b.workers());
     ClusterState next = copy(nodes, jobs, admissions, facts, bindings.put(j, b.jobId(), binding),
         holds, reservations, versionAfter(j, b));
     if (snapshot == null || !unplaced.isEmpty()) {
@@ -332,7 +331,7 @@ public final class ClusterState {
     try {
       ClusterSnapshot s = bindings.has(b.jobId())
           ? snapshot.withoutJobs(java.util.Set.of(b.jobId())) : snapshot;
-      return next.withSnapshot(s.withAllocation(new Allocation(job, b.assignments()))
+      return next.withSnapshot(s.withAllocation(binding.allocation())
           .atVersion(next.version), unplaced);
     } catch (IllegalArgumentException e) {
       return next.rebuilt();
@@ -376,7 +375,13 @@ public final class ClusterState {
   }
 
   /** A follower's stand-in request for a job bound before its submission reached it. */
-  private static JobRequest shapeOf(String jobId, List<GpuAssignment> as, java.time.Instant at) {
+  private static JobRequest shapeOf(String jobId, List<GpuAssignment> as,
+      java.util.SortedMap<String, Integer> workers, java.time.Instant at) {
+    if (as.isEmpty() && !workers.isEmpty()) { // a GPU-less job's pods (ADR 0030), asking nothing known
+      int pods = workers.values().stream().mapToInt(Integer::intValue).sum();
+      return new JobRequest(jobId, "", "", "", WorkloadClass.TRAINING, false, false, false, null,
+          0, 1.0, pods, 0, List.of(), at, null, 0, null, 0);
+    }
     double share = 0;
     for (GpuAssignment a : as) {
       share += a.share();
@@ -428,7 +433,7 @@ public final class ClusterState {
     List<String> out = new ArrayList<>();
     for (Binding x : bindings.values()) {
       try {
-        b.allocate(new Allocation(x.job(), x.assignments())); // atomic: all shares or none
+        b.allocate(x.allocation()); // atomic: all shares or none
       } catch (IllegalArgumentException e) {
         out.add(x.jobId() + " (" + e.getMessage() + ")");
       }

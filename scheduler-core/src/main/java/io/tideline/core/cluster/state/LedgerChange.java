@@ -3,8 +3,11 @@ package io.tideline.core.cluster.state;
 import io.tideline.core.cluster.GpuAssignment;
 import io.tideline.core.cluster.Reservation;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * One applied change of the allocation ledger, numbered by the ledger version it creates. Placement
@@ -20,19 +23,29 @@ public sealed interface LedgerChange extends ClusterFact permits LedgerChange.Bo
   long version();
 
   /**
-   * A job now holds exactly {@code assignments} (placed, or moved by a migration).
+   * A job now holds exactly {@code assignments} (placed, or moved by a migration), or, for a
+   * GPU-less job (ADR 0030), its pods on {@code workers}.
    *
    * @param version ledger version created
    * @param at event time
    * @param jobId the job
    * @param assignments its GPU shares
+   * @param workers for a GPU-less job: node id → its pods there; empty for a job with GPUs
+   *     (its workers follow from the assignments)
    */
-  record Bound(long version, Instant at, String jobId, List<GpuAssignment> assignments)
-      implements LedgerChange {
+  record Bound(long version, Instant at, String jobId, List<GpuAssignment> assignments,
+      SortedMap<String, Integer> workers) implements LedgerChange {
     public Bound {
       Objects.requireNonNull(at, "at");
       Objects.requireNonNull(jobId, "jobId");
       assignments = List.copyOf(assignments);
+      workers = workers == null || workers.isEmpty() ? Collections.emptySortedMap()
+          : Collections.unmodifiableSortedMap(new TreeMap<>(workers));
+    }
+
+    /** A job bound to GPUs. */
+    public Bound(long version, Instant at, String jobId, List<GpuAssignment> assignments) {
+      this(version, at, jobId, assignments, null);
     }
   }
 
