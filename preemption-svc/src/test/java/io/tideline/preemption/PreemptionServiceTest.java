@@ -210,7 +210,7 @@ class PreemptionServiceTest {
     }
     send(producer, TopicCatalogue.PLACEMENT_LEDGER, c, io.tideline.events.LedgerChange
         .newBuilder().setCluster(c).setVersion(version).setAt(T11)
-        .setChange(new io.tideline.events.LedgerBound(job, as)).build(), T11);
+        .setChange(new io.tideline.events.LedgerBound(job, as, java.util.Map.of())).build(), T11);
   }
 
   private Thread ticker;
