@@ -44,19 +44,26 @@ public record DemandMix(List<DemandShape> shapes) {
 
   /**
    * The mix of {@code jobs}' worker shapes weighted by how often each occurs (the published
-   * fragmentation measure's pod-type popularity), capped at the heaviest {@code maxShapes};
-   * jobs without GPUs are left out (they leave no GPU unusable).
+   * fragmentation measure's pod-type popularity), capped at the heaviest {@code maxShapes}.
+   * Workers alike in GPUs, share and allowed models are one shape asking their mean CPU and
+   * memory (rounded down), so a trace whose CPU and memory vary pod by pod still yields a few
+   * heavy shapes. Jobs without GPUs are left out (they leave no GPU unusable).
    */
   public static DemandMix of(List<JobRequest> jobs, int maxShapes) {
-    Map<DemandShape, Double> w = new LinkedHashMap<>();
+    Map<DemandShape, long[]> sums = new LinkedHashMap<>();
     for (JobRequest j : jobs) {
       DemandShape s = DemandShape.of(j, 1.0);
       if (s != null) {
-        w.merge(s, 1.0, Double::sum);
+        long[] a = sums.computeIfAbsent(
+            new DemandShape(s.gpus(), s.share(), 0, 0, s.models(), 1.0), k -> new long[3]);
+        a[0]++;
+        a[1] += s.cpuMillis();
+        a[2] += s.memoryBytes();
       }
     }
     List<DemandShape> all = new ArrayList<>();
-    w.forEach((s, weight) -> all.add(s.weighted(weight)));
+    sums.forEach((s, a) -> all.add(new DemandShape(s.gpus(), s.share(), a[1] / a[0],
+        a[2] / a[0], s.models(), a[0])));
     all.sort(ORDER);
     return all.isEmpty() ? EMPTY : new DemandMix(all.subList(0, Math.min(maxShapes, all.size())));
   }

@@ -40,18 +40,27 @@ final class FragmentationScore {
    */
   double delta(ClusterSnapshot snap, int n, int gpu, double share, int wholeGpus,
       Resources charge) {
+    return after(snap, n, gpu, share, wholeGpus, charge) - before(snap, n);
+  }
+
+  /** Node {@code n}'s expected fragmentation now. */
+  double before(ClusterSnapshot snap, int n) {
+    return after(snap, n, -1, 0, 0, Resources.NONE);
+  }
+
+  /** Node {@code n}'s expected fragmentation after the change {@link #delta} describes. */
+  double after(ClusterSnapshot snap, int n, int gpu, double share, int wholeGpus,
+      Resources charge) {
     NodeLedger l = snap.ledger(n);
     Resources cap = snap.topology().node(n).allocatable();
     long cpuFree = cap.cpuMillis() == 0 ? Long.MAX_VALUE
         : cap.cpuMillis() - l.allocated().cpuMillis();
     long memFree = cap.memoryBytes() == 0 ? Long.MAX_VALUE
         : cap.memoryBytes() - l.allocated().memoryBytes();
-    int model = snap.topology().modelIndex(n);
-    double before = expected(l, -1, 0, 0, cpuFree, memFree, model);
-    double after = expected(l, gpu, share, wholeGpus,
+    return expected(l, gpu, share, wholeGpus,
         cpuFree == Long.MAX_VALUE ? cpuFree : cpuFree - charge.cpuMillis(),
-        memFree == Long.MAX_VALUE ? memFree : memFree - charge.memoryBytes(), model);
-    return after - before;
+        memFree == Long.MAX_VALUE ? memFree : memFree - charge.memoryBytes(),
+        snap.topology().modelIndex(n));
   }
 
   /** Expected unusable free GPU of the node with the given change applied. */

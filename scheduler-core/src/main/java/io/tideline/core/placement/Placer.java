@@ -58,6 +58,15 @@ import java.util.TreeMap;
  *   <li><b>Fractional packing (T2).</b> A fractional instance goes to an already-shared GPU when
  *       one fits (tightest remaining share, then fullest node, then node id, GPU index); an idle
  *       GPU is broken only when none does, and then on the fullest node.
+ *   <li><b>Fragmentation score (ADR 0037, opt-in).</b> With {@link NodeScoring.Rule#FRAGMENTATION}
+ *       and a non-empty {@link DemandMix}, every single-node choice (the NODE level of rule 4, a
+ *       fractional instance's GPU, the single node of a GPU-less job) first minimises the growth
+ *       of the node's expected fragmentation under the mix ({@link FragmentationScore}: free GPU
+ *       the expected shapes could not use, for their model, CPU, memory, share or GPU count);
+ *       growths within {@link NodeScoring#tolerance} tie and the best-fit keys above decide, then
+ *       the index (fractional ties: a shared GPU before an idle one, tightest leftover, fullest
+ *       node, node index, GPU index). The trace's "T2 fragmentation score" entry names the node
+ *       and the growth. Multi-node layouts keep the best-fit rules. The default is best fit.
  * </ol>
  *
  * <p>Score = fit × {@code (1 - crossSwitchSlowdown)^tiers}, where fit is the mean allocated share
@@ -421,12 +430,17 @@ public final class Placer {
         if (room(n, 1) < 1) {
           continue;
         }
+        double before = Double.NaN;
         for (int g = 0; g < l.gpuCount(); g++) {
           double free = l.free(g);
-          if (free + ClusterSnapshot.SHARE_EPSILON < share || !permitted(n, g)) {
+          if (free + ClusterSnapshot.SHARE_EPSILON < share || !permitted(n, g)
+              || sameFreeEarlier(l, g, n)) {
             continue;
           }
-          double delta = frag.delta(snap, n, g, share, 0, ask);
+          if (Double.isNaN(before)) {
+            before = frag.before(snap, n);
+          }
+          double delta = frag.after(snap, n, g, share, 0, ask) - before;
           double after = free - share;
           boolean better;
           if (bestNode < 0 || delta < bestDelta - tol) {
@@ -460,6 +474,29 @@ public final class Placer {
           String.format(Locale.ROOT, "%.2f fits, %.2f left after", share, bestFree)));
       traceFragmentation(bestNode, bestDelta);
       return fractionalOn(bestNode, bestGpu, share);
+    }
+
+    /**
+     * Whether a permitted lower-index GPU of node {@code n} has the same free share as GPU
+     * {@code g}: it scores the same and wins the index tie, so {@code g} need not be scored.
+     */
+    private boolean sameFreeEarlier(NodeLedger l, int g, int n) {
+      for (int e = 0; e < g; e++) {
+        if (Math.abs(l.free(e) - l.free(g)) <= ClusterSnapshot.SHARE_EPSILON
+            && (!snap.hasReservations(n) || permittedQuietly(n, e))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean permittedQuietly(int n, int g) {
+      for (Reservation r : snap.reservationsOn(n, g)) {
+        if (!r.permits(job, now)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** The trace entry naming the term that decided a fragmentation-scored choice. */

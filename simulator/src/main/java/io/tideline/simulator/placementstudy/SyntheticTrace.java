@@ -13,7 +13,8 @@ import java.util.Random;
  * mix (not a sample of it): {@link #NODES} nodes of four GPU models (A100 and V100M32 with 8 GPUs,
  * T4 and P100 with 2 or 4), each with CPU and memory; {@link #PODS} pods, about 10% without GPU,
  * 45% fractional (gpu_milli 100–700), 45% whole (1, 2, 4 or 8 GPUs), and a third of the GPU pods
- * constrained to one or two models. The shipped pair ({@code simulator/data/placement-study/}) is
+ * constrained to one or two models that can hold them; every pod fits an empty node of some
+ * allowed model (the mix tests placement, not impossible requests). The shipped pair ({@code simulator/data/placement-study/}) is
  * {@code SyntheticTrace simulator/data/placement-study 2026}.
  */
 public final class SyntheticTrace {
@@ -62,16 +63,18 @@ public final class SyntheticTrace {
         milli = 1000;
       }
       long cpu = gpus == 0 ? 1000L * (4 + r.nextInt(29))
-          : Math.max(1000, Math.round(1000 * Math.max(1, gpus) * (2 + r.nextInt(12))
+          : Math.max(1000, Math.round(1000 * Math.max(1, gpus) * (2 + r.nextInt(10))
               * (gpus == 1 ? Math.max(0.25, milli / 1000.0) : 1)));
       long mem = gpus == 0 ? 1024L * (8 + r.nextInt(57))
-          : 1024L * Math.max(4, Math.round(Math.max(1, gpus) * (8 + r.nextInt(57))
+          : 1024L * Math.max(4, Math.round(Math.max(1, gpus) * (8 + r.nextInt(33))
               * (gpus == 1 ? Math.max(0.25, milli / 1000.0) : 1)));
       List<String> spec = new ArrayList<>();
+      // constraints name models that can hold the pod: 8-GPU pods only the 8-GPU models
+      int fits = gpus == 8 ? 2 : MODELS.length;
       if (gpus > 0 && r.nextInt(3) == 0) {
-        spec.add(MODELS[r.nextInt(MODELS.length)]);
+        spec.add(MODELS[r.nextInt(fits)]);
         if (r.nextBoolean()) {
-          String second = MODELS[r.nextInt(MODELS.length)];
+          String second = MODELS[r.nextInt(fits)];
           if (!spec.contains(second)) {
             spec.add(second);
           }
