@@ -44,10 +44,7 @@ public final class TraceCsv {
     List<StudyNode> out = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     rows(file, in, NODE_COLUMNS, (line, c) -> {
-      String sn = text(file, line, c, "sn");
-      if (!ids.add(sn)) {
-        throw new TraceCsvException(file, line, "duplicate node sn '" + sn + "'");
-      }
+      String sn = unique(file, line, c, "sn", ids);
       int gpus = (int) number(file, line, c, "gpu", 0, 1024);
       String model = c.get("model").trim();
       if (gpus > 0 && model.isEmpty()) {
@@ -68,10 +65,7 @@ public final class TraceCsv {
     List<StudyPod> out = new ArrayList<>();
     Set<String> names = new HashSet<>();
     rows(file, in, POD_COLUMNS, (line, c) -> {
-      String name = text(file, line, c, "name");
-      if (!names.add(name)) {
-        throw new TraceCsvException(file, line, "duplicate pod name '" + name + "'");
-      }
+      String name = unique(file, line, c, "name", names);
       int numGpu = (int) number(file, line, c, "num_gpu", 0, 1024);
       int milli = (int) number(file, line, c, "gpu_milli", 0, PlacementStudy.MILLI);
       if (numGpu > 1 && milli != 0 && milli != PlacementStudy.MILLI) {
@@ -142,6 +136,16 @@ public final class TraceCsv {
     String v = c.get(column).trim();
     if (v.isEmpty()) {
       throw new TraceCsvException(file, line, "empty " + column);
+    }
+    return v;
+  }
+
+  /** The non-empty {@code column}, not yet in {@code seen} (then added). */
+  private static String unique(String file, int line, Map<String, String> c, String column,
+      Set<String> seen) {
+    String v = text(file, line, c, column);
+    if (!seen.add(v)) {
+      throw new TraceCsvException(file, line, "duplicate " + column + " '" + v + "'");
     }
     return v;
   }
