@@ -58,6 +58,15 @@ import java.util.TreeMap;
  *   <li><b>Fractional packing (T2).</b> A fractional instance goes to an already-shared GPU when
  *       one fits (tightest remaining share, then fullest node, then node id, GPU index); an idle
  *       GPU is broken only when none does, and then on the fullest node.
+ *   <li><b>Fragmentation score (ADR 0037, opt-in).</b> With {@link NodeScoring.Rule#FRAGMENTATION}
+ *       and a non-empty {@link DemandMix}, every single-node choice (the NODE level of rule 4, a
+ *       fractional instance's GPU, the single node of a GPU-less job) first minimises the growth
+ *       of the node's expected fragmentation under the mix ({@link FragmentationScore}: free GPU
+ *       the expected shapes could not use, for their model, CPU, memory, share or GPU count);
+ *       growths within {@link NodeScoring#tolerance} tie and the best-fit keys above decide, then
+ *       the index (fractional ties: a shared GPU before an idle one, tightest leftover, fullest
+ *       node, node index, GPU index). The trace's "T2 fragmentation score" entry names the node
+ *       and the growth. Multi-node layouts keep the best-fit rules. The default is best fit.
  * </ol>
  *
  * <p>Score = fit × {@code (1 - crossSwitchSlowdown)^tiers}, where fit is the mean allocated share
@@ -128,6 +137,8 @@ public final class Placer {
     private final TreeMap<String, ResourceFit.Shortfall> limitExample = new TreeMap<>();
     private boolean[] limitNoted;
     private boolean resourcesTraced;
+    /** The fragmentation term (ADR 0037), or null when nodes are ranked by best fit alone. */
+    private final FragmentationScore frag;
 
     Attempt(Instant now, ClusterSnapshot snap, JobRequest job) {
       this.now = now;
@@ -141,6 +152,8 @@ public final class Placer {
       if (asks) {
         java.util.Arrays.fill(room, -1);
       }
+      this.frag = config.scoring().fragmentationAware()
+          ? new FragmentationScore(config.scoring().mix(), topo, config.gpuModels()) : null;
     }
 
     PlacementDecision run() {
@@ -179,7 +192,10 @@ public final class Placer {
       int pods = Math.max(1, job.gangSize());
       String rule = "T5 node resources";
       // 1. the tightest node holding every pod: fewest pods of room, fewest idle GPUs, index
+      //    (fragmentation scoring: least growth of expected fragmentation first)
       int single = -1;
+      double singleDelta = 0;
+      double tol = config.scoring().tolerance();
       List<Integer> roomy = new ArrayList<>();
       for (int n = 0; n < topo.size(); n++) {
         if (!nodeEligible(n)) {
@@ -189,10 +205,19 @@ public final class Placer {
         if (r > 0) {
           roomy.add(n);
         }
-        if (r >= pods && (single < 0 || r < room(single, pods) || (r == room(single, pods)
-            && snap.ledger(n).idleGpus() < snap.ledger(single).idleGpus()))) {
-          single = n;
+        if (r < pods) {
+          continue;
         }
+        double delta = frag == null ? 0 : frag.delta(snap, n, -1, 0, 0, ask.times(pods));
+        if (single < 0 || delta < singleDelta - tol || (delta <= singleDelta + tol
+            && (r < room(single, pods) || (r == room(single, pods)
+            && snap.ledger(n).idleGpus() < snap.ledger(single).idleGpus())))) {
+          single = n;
+          singleDelta = delta;
+        }
+      }
+      if (single >= 0 && frag != null) {
+        traceFragmentation(single, singleDelta);
       }
       TreeMap<String, Integer> workers = new TreeMap<>();
       List<Integer> chosen = new ArrayList<>();
@@ -311,6 +336,9 @@ public final class Placer {
       int bestGpu = -1;
       double bestFree = Double.MAX_VALUE;
       int bestIdle = Integer.MAX_VALUE;
+      if (frag != null) {
+        return fractionalByFragmentation(share);
+      }
       // 1. tightest already-shared GPU that fits, fullest node, node/GPU index as tie-break
       for (int n = 0; n < topo.size(); n++) {
         if (!nodeEligible(n)) {
@@ -371,12 +399,111 @@ public final class Placer {
             "no partly used GPU fits " + share + "; fullest node with an idle GPU ("
                 + bestIdle + " idle)"));
       }
+      return fractionalOn(bestNode, bestGpu, share);
+    }
+
+    private PlacementDecision fractionalOn(int node, int gpu, double share) {
       traceReservations();
       traceResources();
-      GpuAssignment a = new GpuAssignment(topo.node(bestNode).id(), bestGpu, share);
-      double fit = snap.ledger(bestNode).used(bestGpu) + share;
+      GpuAssignment a = new GpuAssignment(topo.node(node).id(), gpu, share);
+      double fit = snap.ledger(node).used(gpu) + share;
       return new PlacementDecision(job.jobId(), snap.version(), true, List.of(a), null,
           TopologyLevel.NODE, false, Math.min(1.0, fit), trace);
+    }
+
+    /**
+     * Fragmentation scoring of a fractional instance: the GPU whose node's expected
+     * fragmentation grows least; ties: an already-shared GPU before an idle one, the tightest
+     * remaining share, the fullest node, node index, GPU index.
+     */
+    private PlacementDecision fractionalByFragmentation(double share) {
+      int bestNode = -1;
+      int bestGpu = -1;
+      double bestDelta = 0;
+      double bestFree = 0;
+      double tol = config.scoring().tolerance();
+      for (int n = 0; n < topo.size(); n++) {
+        if (!nodeEligible(n)) {
+          continue;
+        }
+        NodeLedger l = snap.ledger(n);
+        if (room(n, 1) < 1) {
+          continue;
+        }
+        double before = Double.NaN;
+        for (int g = 0; g < l.gpuCount(); g++) {
+          double free = l.free(g);
+          if (free + ClusterSnapshot.SHARE_EPSILON < share || !permitted(n, g)
+              || sameFreeEarlier(l, g, n)) {
+            continue;
+          }
+          if (Double.isNaN(before)) {
+            before = frag.before(snap, n);
+          }
+          double delta = frag.after(snap, n, g, share, 0, ask) - before;
+          double after = free - share;
+          boolean better;
+          if (bestNode < 0 || delta < bestDelta - tol) {
+            better = true;
+          } else if (delta > bestDelta + tol) {
+            better = false;
+          } else if (l.isIdle(g) != snap.ledger(bestNode).isIdle(bestGpu)) {
+            better = !l.isIdle(g);
+          } else if (Math.abs(after - bestFree) > ClusterSnapshot.SHARE_EPSILON) {
+            better = after < bestFree;
+          } else {
+            better = l.idleGpus() < snap.ledger(bestNode).idleGpus();
+          }
+          if (better) {
+            bestNode = n;
+            bestGpu = g;
+            bestDelta = delta;
+            bestFree = after;
+          }
+        }
+      }
+      if (bestNode < 0) {
+        traceReservations();
+        traceResources();
+        return fail(heldBy.isEmpty() ? UnplaceableReason.INSUFFICIENT_CAPACITY
+            : UnplaceableReason.HELD_BY_RESERVATION, "T2 fractional packing",
+            "no eligible GPU has " + share + " free");
+      }
+      trace.add(new TraceEntry(gpu(bestNode, bestGpu), "T2 fractional packing",
+          snap.ledger(bestNode).isIdle(bestGpu) ? "idle GPU" : "shared GPU",
+          String.format(Locale.ROOT, "%.2f fits, %.2f left after", share, bestFree)));
+      traceFragmentation(bestNode, bestDelta);
+      return fractionalOn(bestNode, bestGpu, share);
+    }
+
+    /**
+     * Whether a permitted lower-index GPU of node {@code n} has the same free share as GPU
+     * {@code g}: it scores the same and wins the index tie, so {@code g} need not be scored.
+     */
+    private boolean sameFreeEarlier(NodeLedger l, int g, int n) {
+      for (int e = 0; e < g; e++) {
+        if (Math.abs(l.free(e) - l.free(g)) <= ClusterSnapshot.SHARE_EPSILON
+            && (!snap.hasReservations(n) || permittedQuietly(n, e))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean permittedQuietly(int n, int g) {
+      for (Reservation r : snap.reservationsOn(n, g)) {
+        if (!r.permits(job, now)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The trace entry naming the term that decided a fragmentation-scored choice. */
+    private void traceFragmentation(int node, double delta) {
+      trace.add(new TraceEntry(topo.node(node).id(), "T2 fragmentation score", "chosen",
+          String.format(Locale.ROOT, "least growth of expected fragmentation: %+.3f GPU under a"
+              + " demand mix of %d shape(s)", delta, config.scoring().mix().shapes().size())));
     }
 
     // ---------------------------------------------------------------- whole-GPU gangs
@@ -482,11 +609,24 @@ public final class Placer {
           raw[topo.domainOf(level, n)] += idle[n];
         }
         int best = -1;
+        boolean scored = frag != null && level == TopologyLevel.NODE;
+        double bestDelta = 0;
+        double tol = config.scoring().tolerance();
+        Resources charge = scored ? ask.times(job.workersFor(gpus)) : Resources.NONE;
         for (int d = 0; d < domains; d++) {
-          if (sum[d] >= gpus && (best < 0 || sum[d] < sum[best]
-              || (sum[d] == sum[best] && raw[d] < raw[best]))) {
-            best = d;
+          if (sum[d] < gpus) {
+            continue;
           }
+          double delta = scored
+              ? frag.delta(snap, topo.member(level, d, 0), -1, 0, gpus, charge) : 0;
+          if (best < 0 || delta < bestDelta - tol || (delta <= bestDelta + tol
+              && (sum[d] < sum[best] || (sum[d] == sum[best] && raw[d] < raw[best])))) {
+            best = d;
+            bestDelta = delta;
+          }
+        }
+        if (scored && best >= 0) {
+          traceFragmentation(topo.member(level, best, 0), bestDelta);
         }
         if (best < 0) {
           trace.add(new TraceEntry(job.jobId(), "T1 smallest domain", "no fit",

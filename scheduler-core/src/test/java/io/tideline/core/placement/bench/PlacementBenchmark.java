@@ -9,6 +9,8 @@ import io.tideline.core.cluster.Topology;
 import io.tideline.core.cluster.TopologyCsv;
 import io.tideline.core.model.JobRequest;
 import io.tideline.core.model.Resources;
+import io.tideline.core.placement.DemandMix;
+import io.tideline.core.placement.NodeScoring;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.placement.PlacementDecision;
 import io.tideline.core.placement.Placer;
@@ -62,6 +64,8 @@ public class PlacementBenchmark {
   /** The same cluster and jobs, every node declaring 96 cores and 1 TiB (ADR 0030). */
   ClusterSnapshot declared;
   JobRequest gang8Cpu;
+  /** The fragmentation rule (ADR 0037) against a mix of the benchmark's own shapes. */
+  Placer fragmentation;
 
   @Setup
   public void setUp() {
@@ -79,6 +83,11 @@ public class PlacementBenchmark {
     declared = fill(Topology.of(withCpu), new Random(42));
     gang8Cpu = TestJobs.training("bench-gang8-cpu", 8).workers(1)
         .resources(Resources.of(12_000, 96L << 30)).build();
+    fragmentation = new Placer(PlacementConfig.DEFAULTS.withScoring(NodeScoring.fragmentation(
+        DemandMix.of(List.of(gang8, quarter, TestJobs.training("bench-one", 1).build(),
+            TestJobs.instance("bench-half", 0.5).build(), gang8Cpu,
+            TestJobs.training("bench-two", 2).workers(1).build()),
+            DemandMix.DEFAULT_MAX_SHAPES))));
     System.out.printf("%n# cluster: %d nodes, %d GPUs, occupancy %.3f, idle GPUs %d, jobs %d%n",
         nodes.size(), snapshot.topology().totalGpus(), snapshot.occupancy(),
         snapshot.idleGpus(), snapshot.allocations().size());
@@ -103,6 +112,18 @@ public class PlacementBenchmark {
   @Benchmark
   public PlacementDecision quarterGpuInstance() {
     return placer.decide(NOW, snapshot, quarter);
+  }
+
+  /** The fragmentation rule scoring every node that can take the 8-GPU worker. */
+  @Benchmark
+  public PlacementDecision eightGpuGangByFragmentation() {
+    return fragmentation.decide(NOW, snapshot, gang8);
+  }
+
+  /** The fragmentation rule scoring every GPU that can take a quarter share. */
+  @Benchmark
+  public PlacementDecision quarterGpuInstanceByFragmentation() {
+    return fragmentation.decide(NOW, snapshot, quarter);
   }
 
   @Benchmark
