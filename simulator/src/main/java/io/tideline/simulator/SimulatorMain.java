@@ -17,7 +17,9 @@ import java.util.concurrent.Future;
 /**
  * Runs every policy on one seeded scenario and prints the comparison table; writes
  * {@code report.md} and {@code report.csv} into {@code --out}. Options: {@code --days N},
- * {@code --nodes N}, {@code --seed N}, {@code --out DIR} (default {@code target/sim}),
+ * {@code --nodes N} (or {@code --gpus N}: {@code ceil(N / gpusPerNode)} nodes, e.g.
+ * {@code --gpus 10000} = 1,250 nodes, the 847-host topology replicated), {@code --seed N},
+ * {@code --out DIR} (default {@code target/sim}),
  * {@code --jobs FILE} (a job trace CSV, see {@link JobTraceCsv}, instead of the synthetic mix),
  * {@code --policy NAME} (run one policy only, for profiling), {@code --threads N} (policies run
  * in parallel, default one thread per policy; results do not depend on it). Also writes the
@@ -43,6 +45,10 @@ public final class SimulatorMain {
       switch (args[i]) {
         case "--days" -> days = Integer.parseInt(v);
         case "--nodes" -> nodes = Integer.parseInt(v);
+        // a fleet of N GPUs: ceil(N / GPUs per node) nodes (10000 = 1,250 nodes, the 847-host
+        // Clos table replicated, TopologyCsv.scaleTo)
+        case "--gpus" -> nodes = Math.floorDiv(Integer.parseInt(v) + d.gpusPerNode() - 1,
+            d.gpusPerNode());
         case "--seed" -> seed = Long.parseLong(v);
         case "--out" -> out = Path.of(v);
         case "--jobs" -> jobs = Path.of(v);

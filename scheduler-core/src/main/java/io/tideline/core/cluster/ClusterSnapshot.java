@@ -29,6 +29,10 @@ public final class ClusterSnapshot {
 
   private final Topology topology;
   private final NodeLedger[] ledgers;
+  /** The maps below, unwrapped: shared with the snapshots derived from this one until they change. */
+  private final TreeMap<String, Allocation> ownAllocations;
+  private final TreeMap<String, Reservation> ownReservations;
+  private final TreeSet<String> ownCordoned;
   private final SortedMap<String, Allocation> allocations;
   private final SortedMap<String, Reservation> reservations;
   private final List<List<Reservation>>[] reservedBy;
@@ -36,22 +40,38 @@ public final class ClusterSnapshot {
   private final boolean[] cordonedIdx;
   private final long version;
 
-  @SuppressWarnings("unchecked")
+  /**
+   * A snapshot over maps it owns from now on (nobody modifies them afterwards: {@link Builder}
+   * hands them over and copies before its next change). {@code reservedBy} and
+   * {@code cordonedIdx} are the parent's indexes when reservations and cordons did not change
+   * (they are never modified once built), {@code null} to build them.
+   */
   private ClusterSnapshot(Topology topology, NodeLedger[] ledgers,
-      SortedMap<String, Allocation> allocations, SortedMap<String, Reservation> reservations,
-      SortedSet<String> cordoned, long version) {
+      TreeMap<String, Allocation> allocations, TreeMap<String, Reservation> reservations,
+      TreeSet<String> cordoned, long version, List<List<Reservation>>[] reservedBy,
+      boolean[] cordonedIdx) {
     this.topology = topology;
     this.ledgers = ledgers;
+    this.ownAllocations = allocations;
+    this.ownReservations = reservations;
+    this.ownCordoned = cordoned;
     this.allocations = Collections.unmodifiableSortedMap(allocations);
     this.reservations = Collections.unmodifiableSortedMap(reservations);
     this.cordoned = Collections.unmodifiableSortedSet(cordoned);
     this.version = version;
-    // 1. index reservations per GPU (null for nodes without any, the common case)
-    this.reservedBy = new List[topology.size()];
+    this.reservedBy = reservedBy != null ? reservedBy : indexReservations(topology, reservations);
+    this.cordonedIdx = cordonedIdx != null ? cordonedIdx : indexCordoned(topology, cordoned);
+  }
+
+  /** Reservations per GPU (null for nodes without any, the common case). */
+  @SuppressWarnings("unchecked")
+  private static List<List<Reservation>>[] indexReservations(Topology topology,
+      SortedMap<String, Reservation> reservations) {
+    List<List<Reservation>>[] reservedBy = new List[topology.size()];
     for (Reservation r : reservations.values()) {
       for (GpuRef gpu : r.gpus()) {
-        int n = requireNode(gpu.nodeId());
-        requireGpu(n, gpu.gpuIndex());
+        int n = requireNode(topology, gpu.nodeId());
+        requireGpu(topology, n, gpu.gpuIndex());
         if (reservedBy[n] == null) {
           List<List<Reservation>> perGpu = new ArrayList<>();
           for (int g = 0; g < topology.node(n).gpuCount(); g++) {
@@ -62,11 +82,15 @@ public final class ClusterSnapshot {
         reservedBy[n].get(gpu.gpuIndex()).add(r);
       }
     }
-    // 2. index cordoned nodes
-    this.cordonedIdx = new boolean[topology.size()];
+    return reservedBy;
+  }
+
+  private static boolean[] indexCordoned(Topology topology, SortedSet<String> cordoned) {
+    boolean[] idx = new boolean[topology.size()];
     for (String id : cordoned) {
-      cordonedIdx[requireNode(id)] = true;
+      idx[requireNode(topology, id)] = true;
     }
+    return idx;
   }
 
   /** An empty ledger (version 0) over {@code nodes}. */
@@ -182,7 +206,9 @@ public final class ClusterSnapshot {
   /** A new version without the reservation {@code id}. */
   public ClusterSnapshot withoutReservation(String id) {
     Builder b = toBuilder();
-    b.reservations.remove(id);
+    if (reservations.containsKey(id)) {
+      b.reservations().remove(id);
+    }
     return b.build();
   }
 
@@ -191,29 +217,28 @@ public final class ClusterSnapshot {
     if (v == version) {
       return this;
     }
-    return new ClusterSnapshot(topology, ledgers, new TreeMap<>(allocations),
-        new TreeMap<>(reservations), new TreeSet<>(cordoned), v);
+    return new ClusterSnapshot(topology, ledgers, ownAllocations, ownReservations, ownCordoned, v,
+        reservedBy, cordonedIdx);
   }
 
   /** A new version in which exactly {@code nodeIds} are cordoned. */
   public ClusterSnapshot withCordoned(Set<String> nodeIds) {
     Builder b = toBuilder();
-    b.cordoned.clear();
-    b.cordoned.addAll(nodeIds);
+    b.cordoned().clear();
+    b.cordoned().addAll(nodeIds);
     return b.build();
   }
 
+  /** A builder starting from this snapshot, sharing everything until it changes it. */
   private Builder toBuilder() {
-    Builder b = new Builder(topology);
-    System.arraycopy(ledgers, 0, b.ledgers, 0, ledgers.length);
-    b.allocations.putAll(allocations);
-    b.reservations.putAll(reservations);
-    b.cordoned.addAll(cordoned);
-    b.version = version + 1;
-    return b;
+    return new Builder(this);
   }
 
   private int requireNode(String nodeId) {
+    return requireNode(topology, nodeId);
+  }
+
+  private static int requireNode(Topology topology, String nodeId) {
     int n = topology.indexOf(nodeId);
     if (n < 0) {
       throw new IllegalArgumentException("unknown node " + nodeId);
@@ -221,20 +246,31 @@ public final class ClusterSnapshot {
     return n;
   }
 
-  private void requireGpu(int node, int gpu) {
+  private static void requireGpu(Topology topology, int node, int gpu) {
     if (gpu >= topology.node(node).gpuCount()) {
       throw new IllegalArgumentException("node " + topology.node(node).id() + " has no GPU "
           + gpu);
     }
   }
 
-  /** Mutable staging area for a snapshot; {@link #build()} freezes it. Not thread-safe. */
+  /**
+   * Mutable staging area for a snapshot; {@link #build()} freezes it. Not thread-safe.
+   * Copy-on-write: a builder started from a snapshot shares its ledgers array, maps and indexes,
+   * and copies each only before the first change to it; {@link #build()} hands its maps to the
+   * snapshot and copies again before any later change, so a snapshot never sees a change.
+   */
   public static final class Builder {
     private final Topology topology;
-    private final NodeLedger[] ledgers;
-    private final TreeMap<String, Allocation> allocations = new TreeMap<>();
-    private final TreeMap<String, Reservation> reservations = new TreeMap<>();
-    private final TreeSet<String> cordoned = new TreeSet<>();
+    private NodeLedger[] ledgers;
+    private TreeMap<String, Allocation> allocations;
+    private TreeMap<String, Reservation> reservations;
+    private TreeSet<String> cordoned;
+    private List<List<Reservation>>[] reservedBy;
+    private boolean[] cordonedIdx;
+    private boolean ledgersShared;
+    private boolean allocationsShared;
+    private boolean reservationsShared;
+    private boolean cordonedShared;
     private long version;
 
     private Builder(Topology topology) {
@@ -243,6 +279,58 @@ public final class ClusterSnapshot {
       for (int i = 0; i < ledgers.length; i++) {
         ledgers[i] = NodeLedger.empty(topology.node(i).gpuCount());
       }
+      this.allocations = new TreeMap<>();
+      this.reservations = new TreeMap<>();
+      this.cordoned = new TreeSet<>();
+    }
+
+    private Builder(ClusterSnapshot from) {
+      this.topology = from.topology;
+      this.ledgers = from.ledgers;
+      this.allocations = from.ownAllocations;
+      this.reservations = from.ownReservations;
+      this.cordoned = from.ownCordoned;
+      this.reservedBy = from.reservedBy;
+      this.cordonedIdx = from.cordonedIdx;
+      this.ledgersShared = true;
+      this.allocationsShared = true;
+      this.reservationsShared = true;
+      this.cordonedShared = true;
+      this.version = from.version + 1;
+    }
+
+    private NodeLedger[] ledgers() {
+      if (ledgersShared) {
+        ledgers = ledgers.clone();
+        ledgersShared = false;
+      }
+      return ledgers;
+    }
+
+    private TreeMap<String, Allocation> allocations() {
+      if (allocationsShared) {
+        allocations = new TreeMap<>(allocations);
+        allocationsShared = false;
+      }
+      return allocations;
+    }
+
+    private TreeMap<String, Reservation> reservations() {
+      if (reservationsShared) {
+        reservations = new TreeMap<>(reservations);
+        reservationsShared = false;
+      }
+      reservedBy = null;
+      return reservations;
+    }
+
+    private TreeSet<String> cordoned() {
+      if (cordonedShared) {
+        cordoned = new TreeSet<>(cordoned);
+        cordonedShared = false;
+      }
+      cordonedIdx = null;
+      return cordoned;
     }
 
     /** Adds a running job; same checks as {@link ClusterSnapshot#withAllocation}. */
@@ -273,35 +361,38 @@ public final class ClusterSnapshot {
         staged.put(n, l.charge(allocation.jobId(), allocation.chargeOn(nodeId),
             topology.node(n)));
       }
-      staged.forEach((n, l) -> ledgers[n] = l);
-      allocations.put(allocation.jobId(), allocation);
+      NodeLedger[] own = ledgers();
+      staged.forEach((n, l) -> own[n] = l);
+      allocations().put(allocation.jobId(), allocation);
       return this;
     }
 
     /** Removes a running job; unknown ids are ignored. */
     public Builder release(String jobId) {
-      Allocation a = allocations.remove(jobId);
-      if (a != null) {
-        TreeSet<String> nodes = new TreeSet<>();
-        a.assignments().forEach(x -> nodes.add(x.nodeId()));
-        nodes.addAll(a.workers().keySet());
-        for (String id : nodes) {
-          int n = topology.indexOf(id);
-          ledgers[n] = ledgers[n].minus(jobId);
-        }
+      if (!allocations.containsKey(jobId)) {
+        return this;
+      }
+      Allocation a = allocations().remove(jobId);
+      TreeSet<String> nodes = new TreeSet<>();
+      a.assignments().forEach(x -> nodes.add(x.nodeId()));
+      nodes.addAll(a.workers().keySet());
+      NodeLedger[] own = ledgers();
+      for (String id : nodes) {
+        int n = topology.indexOf(id);
+        own[n] = own[n].minus(jobId);
       }
       return this;
     }
 
     /** Adds or replaces a reservation. */
     public Builder reserve(Reservation reservation) {
-      reservations.put(reservation.id(), reservation);
+      reservations().put(reservation.id(), reservation);
       return this;
     }
 
     /** Cordons a node. */
     public Builder cordon(String nodeId) {
-      cordoned.add(nodeId);
+      cordoned().add(nodeId);
       return this;
     }
 
@@ -311,10 +402,17 @@ public final class ClusterSnapshot {
       return this;
     }
 
-    /** Freezes the staged state. */
+    /** Freezes the staged state; the builder copies before its next change. */
     public ClusterSnapshot build() {
-      return new ClusterSnapshot(topology, ledgers.clone(), new TreeMap<>(allocations),
-          new TreeMap<>(reservations), new TreeSet<>(cordoned), version);
+      ClusterSnapshot s = new ClusterSnapshot(topology, ledgers, allocations, reservations,
+          cordoned, version, reservedBy, cordonedIdx);
+      ledgersShared = true;
+      allocationsShared = true;
+      reservationsShared = true;
+      cordonedShared = true;
+      reservedBy = s.reservedBy;
+      cordonedIdx = s.cordonedIdx;
+      return s;
     }
   }
 }

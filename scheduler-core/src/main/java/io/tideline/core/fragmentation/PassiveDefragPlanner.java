@@ -91,14 +91,30 @@ public final class PassiveDefragPlanner {
     MigrationList out = new MigrationList();
     List<Integer> targets = new ArrayList<>();
     Set<Integer> rejected = new TreeSet<>();
+    // a node's candidate depends only on the ledger and the targets, which change together: a
+    // round that skips a target reuses the candidates of the round before instead of re-deriving
+    // every node's (same decisions, one search per ledger)
+    Candidate[] candidates = null;
+    ClusterSnapshot searched = null;
+    int searchedTargets = -1;
     while (true) {
+      if (searched != hyp || searchedTargets != targets.size()) {
+        candidates = new Candidate[topo.size()];
+        for (int n = 0; n < topo.size(); n++) {
+          if (!targets.contains(n) && !rejected.contains(n)) {
+            candidates[n] = candidate(now, hyp, job, n, piece, index, targets,
+                placer.config().gpuModels());
+          }
+        }
+        searched = hyp;
+        searchedTargets = targets.size();
+      }
       Candidate best = null;
       for (int n = 0; n < topo.size(); n++) {
         if (targets.contains(n) || rejected.contains(n)) {
           continue;
         }
-        Candidate c = candidate(now, hyp, job, n, piece, index, targets,
-            placer.config().gpuModels());
+        Candidate c = candidates[n];
         if (c != null && (best == null || c.compareTo(best) < 0)) {
           best = c;
         }

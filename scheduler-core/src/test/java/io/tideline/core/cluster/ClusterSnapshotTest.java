@@ -110,4 +110,40 @@ class ClusterSnapshotTest {
     assertThat(snap.isCordoned(n1)).isTrue();
     assertThat(snap.withoutReservation("r1").hasReservations(n2)).isFalse();
   }
+
+  @Test
+  void shouldNeverChangeASnapshotWhenItsBuilderGoesOnAfterBuilding() {
+    Topology topo = Topology.of(List.of(cluster().node("n1", "D1", "P1", "S1").build()
+        .topology().node(0)));
+    ClusterSnapshot.Builder b = ClusterSnapshot.builder(topo)
+        .allocate(new Allocation(TestJobs.training("a", 1).build(),
+            List.of(new GpuAssignment("n1", 0, 1.0))));
+    ClusterSnapshot first = b.build();
+
+    b.allocate(new Allocation(TestJobs.training("b", 1).build(),
+        List.of(new GpuAssignment("n1", 1, 1.0)))).cordon("n1").release("a");
+    ClusterSnapshot second = b.build();
+
+    assertThat(first.allocations()).containsOnlyKeys("a");
+    assertThat(first.ledger("n1").idleGpus()).isEqualTo(7);
+    assertThat(first.cordoned()).isEmpty();
+    assertThat(second.allocations()).containsOnlyKeys("b");
+    assertThat(second.isCordoned(0)).isTrue();
+  }
+
+  @Test
+  void shouldKeepTheParentsReservationIndexWhenOnlyAllocationsChange() {
+    ClusterSnapshot snap = cluster().node("n1", "D1", "P1", "S1")
+        .reserve("r1", "ranker", STARTS, "n1", 3, 5).build();
+
+    ClusterSnapshot after = snap.withAllocation(new Allocation(
+        TestJobs.training("x", 1).build(), List.of(new GpuAssignment("n1", 0, 1.0))))
+        .atVersion(snap.version() + 5);
+
+    assertThat(after.version()).isEqualTo(snap.version() + 5);
+    assertThat(after.reservationsOn(0, 3)).extracting(Reservation::id).containsExactly("r1");
+    assertThat(after.reservationsOn(0, 0)).isEmpty();
+    assertThat(after.allocations()).containsOnlyKeys("x");
+    assertThat(snap.allocations()).isEmpty();
+  }
 }

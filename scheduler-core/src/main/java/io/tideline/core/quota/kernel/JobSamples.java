@@ -27,14 +27,30 @@ public record JobSamples(String jobId, List<Point> points) {
    */
   public record Point(Instant at, String gpuId, double utilisation) {}
 
-  private static final Comparator<Point> ORDER = Comparator.comparing(Point::at)
-      .thenComparing(Point::gpuId);
+  /** By instant, then GPU id (written out: it runs for every sample received). */
+  private static final Comparator<Point> ORDER = (a, b) -> {
+    int c = a.at().compareTo(b.at());
+    return c != 0 ? c : a.gpuId().compareTo(b.gpuId());
+  };
 
   public JobSamples {
     Objects.requireNonNull(jobId, "jobId");
-    List<Point> sorted = new ArrayList<>(points);
-    sorted.sort(ORDER);
-    points = List.copyOf(sorted);
+    if (!isSorted(points)) {
+      List<Point> sorted = new ArrayList<>(points);
+      sorted.sort(ORDER);
+      points = sorted;
+    }
+    // one copy (none when already immutable); plus() hands in a sorted list, so no sort either
+    points = List.copyOf(points);
+  }
+
+  private static boolean isSorted(List<Point> points) {
+    for (int i = 1; i < points.size(); i++) {
+      if (ORDER.compare(points.get(i - 1), points.get(i)) > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static JobSamples empty(String jobId) {
