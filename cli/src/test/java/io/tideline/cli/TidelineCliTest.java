@@ -159,7 +159,7 @@ class TidelineCliTest {
     Run run = cli("submit", "--dry-run", file.toString());
 
     assertThat(run.code()).isEqualTo(SubmitCommand.INVALID);
-    assertThat(run.err()).contains("resources.gpuCount: must be at least 1, got 0");
+    assertThat(run.err()).contains("resources.gpuCount: is 0, so each worker must ask CPU, memory or an extended resource");
   }
 
   @Test

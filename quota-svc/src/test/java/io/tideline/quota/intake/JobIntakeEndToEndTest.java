@@ -75,7 +75,7 @@ class JobIntakeEndToEndTest {
     DeadLetter invalid = letters.get(1);
     assertThat(invalid.getErrorClass()).isEqualTo("VALIDATION");
     assertThat(invalid.getError()).contains("job-negative")
-        .contains("resources.gpuCount: must be at least 1, got -2");
+        .contains("resources.gpuCount: must not be negative, got -2");
     assertThat(invalid.getOffset()).isEqualTo(notAvro.getOffset() + 1);
   }
 
