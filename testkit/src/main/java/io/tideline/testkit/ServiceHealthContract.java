@@ -25,6 +25,15 @@ public abstract class ServiceHealthContract {
    */
   @BeforeEach
   void awaitSettled() throws InterruptedException {
+    awaitHealthy();
+  }
+
+  /**
+   * Waits (at most {@link #SETTLE}) until the running service reports ready and live; returns
+   * either way, so the caller's own check decides. For tests of a service that do not extend
+   * this contract but check its health (e.g. that health needs no token).
+   */
+  public static void awaitHealthy() throws InterruptedException {
     long deadline = System.nanoTime() + SETTLE.toNanos();
     while (System.nanoTime() < deadline
         && (given().get("/q/health/ready").statusCode() != 200

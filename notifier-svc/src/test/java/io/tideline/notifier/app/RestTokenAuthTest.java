@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.oneOf;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -11,6 +12,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.specification.RequestSpecification;
 import io.tideline.platform.security.DevTokens;
+import io.tideline.testkit.ServiceHealthContract;
 import io.tideline.testkit.TidelineInfraResource;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
@@ -118,7 +120,9 @@ class RestTokenAuthTest {
   }
 
   @Test
-  void shouldKeepHealthAndMetricsOpen() {
+  void shouldKeepHealthAndMetricsOpen() throws InterruptedException {
+    given().get("/q/health/live").then().statusCode(not(oneOf(401, 403)));
+    ServiceHealthContract.awaitHealthy(); // the engine may still be starting on a loaded machine
     given().get("/q/health/live").then().statusCode(200);
     given().get("/q/metrics").then().statusCode(200);
     given().get("/q/health").then().statusCode(not(401));
