@@ -59,7 +59,8 @@ import java.util.TreeMap;
  *       one fits (tightest remaining share, then fullest node, then node id, GPU index); an idle
  *       GPU is broken only when none does, and then on the fullest node.
  *   <li><b>Fragmentation score (ADR 0037, opt-in).</b> With {@link NodeScoring.Rule#FRAGMENTATION}
- *       and a non-empty {@link DemandMix}, every single-node choice (the NODE level of rule 4, a
+ *       and a non-empty {@link DemandMix} (the configured one, or the live one the queue pass
+ *       hands over, ADR 0038), every single-node choice (the NODE level of rule 4, a
  *       fractional instance's GPU, the single node of a GPU-less job) first minimises the growth
  *       of the node's expected fragmentation under the mix ({@link FragmentationScore}: free GPU
  *       the expected shapes could not use, for their model, CPU, memory, share or GPU count);
@@ -77,6 +78,13 @@ public final class Placer {
   private static final TopologyLevel[] LEVELS = TopologyLevel.values();
 
   private final PlacementConfig config;
+  /**
+   * The fragmentation term of the last topology decided on, with its per-node views (ADR 0037):
+   * a memo, so a node whose ledger did not change since the last decision is not read again.
+   * Decisions do not depend on it (a stale or concurrent entry is recomputed); null before the
+   * first fragmentation-scored decision.
+   */
+  private volatile FragmentationScore fragmentation;
 
   /** The tunables this placer decides with (its GPU model matching is shared with the planners). */
   public PlacementConfig config() {
@@ -87,9 +95,22 @@ public final class Placer {
     this.config = config;
   }
 
-  /** Where {@code job} goes on {@code snapshot} at {@code now}; see the class rules. */
+  /**
+   * Where {@code job} goes on {@code snapshot} at {@code now}; see the class rules. The
+   * fragmentation rule measures against the configured mix.
+   */
   public PlacementDecision decide(Instant now, ClusterSnapshot snapshot, JobRequest job) {
-    return new Attempt(now, snapshot, job).run();
+    return decide(now, snapshot, job, config.scoring().mix());
+  }
+
+  /**
+   * {@link #decide(Instant, ClusterSnapshot, JobRequest)} with the fragmentation rule measuring
+   * against {@code expected} (the queue pass's live mix, ADR 0038); under best fit, or with an
+   * empty mix, the mix plays no part.
+   */
+  public PlacementDecision decide(Instant now, ClusterSnapshot snapshot, JobRequest job,
+      DemandMix expected) {
+    return new Attempt(now, snapshot, job, expected).run();
   }
 
   /**
@@ -112,6 +133,19 @@ public final class Placer {
     return snapshot.withAllocation(new Allocation(job, decision.assignments(),
         decision.workers().isEmpty() ? Allocation.workersOf(job, decision.assignments())
             : decision.workers()));
+  }
+
+  /**
+   * The fragmentation term for {@code topo} and {@code mix}, kept while the topology stays the
+   * same object and the mix the same.
+   */
+  private FragmentationScore fragmentationFor(Topology topo, DemandMix mix) {
+    FragmentationScore f = fragmentation;
+    if (f == null || f.topology() != topo || !f.mix().equals(mix)) {
+      f = new FragmentationScore(mix, topo, config.gpuModels());
+      fragmentation = f;
+    }
+    return f;
   }
 
   /** One decision's working state: scratch arrays sized to the cluster. */
@@ -140,7 +174,7 @@ public final class Placer {
     /** The fragmentation term (ADR 0037), or null when nodes are ranked by best fit alone. */
     private final FragmentationScore frag;
 
-    Attempt(Instant now, ClusterSnapshot snap, JobRequest job) {
+    Attempt(Instant now, ClusterSnapshot snap, JobRequest job, DemandMix expected) {
       this.now = now;
       this.snap = snap;
       this.topo = snap.topology();
@@ -152,8 +186,8 @@ public final class Placer {
       if (asks) {
         java.util.Arrays.fill(room, -1);
       }
-      this.frag = config.scoring().fragmentationAware()
-          ? new FragmentationScore(config.scoring().mix(), topo, config.gpuModels()) : null;
+      this.frag = config.scoring().rule() == NodeScoring.Rule.FRAGMENTATION && !expected.isEmpty()
+          ? fragmentationFor(topo, expected) : null;
     }
 
     PlacementDecision run() {
@@ -208,7 +242,8 @@ public final class Placer {
         if (r < pods) {
           continue;
         }
-        double delta = frag == null ? 0 : frag.delta(snap, n, -1, 0, 0, ask.times(pods));
+        double delta = frag == null ? 0
+            : frag.wholeDelta(frag.view(snap, n), 0, ask.times(pods));
         if (single < 0 || delta < singleDelta - tol || (delta <= singleDelta + tol
             && (r < room(single, pods) || (r == room(single, pods)
             && snap.ledger(n).idleGpus() < snap.ledger(single).idleGpus())))) {
@@ -430,17 +465,17 @@ public final class Placer {
         if (room(n, 1) < 1) {
           continue;
         }
-        double before = Double.NaN;
+        FragmentationScore.View view = null;
         for (int g = 0; g < l.gpuCount(); g++) {
           double free = l.free(g);
           if (free + ClusterSnapshot.SHARE_EPSILON < share || !permitted(n, g)
               || sameFreeEarlier(l, g, n)) {
             continue;
           }
-          if (Double.isNaN(before)) {
-            before = frag.before(snap, n);
+          if (view == null) {
+            view = frag.view(snap, n);
           }
-          double delta = frag.after(snap, n, g, share, 0, ask) - before;
+          double delta = frag.fractionalDelta(view, free, share, ask);
           double after = free - share;
           boolean better;
           if (bestNode < 0 || delta < bestDelta - tol) {
@@ -618,7 +653,7 @@ public final class Placer {
             continue;
           }
           double delta = scored
-              ? frag.delta(snap, topo.member(level, d, 0), -1, 0, gpus, charge) : 0;
+              ? frag.wholeDelta(frag.view(snap, topo.member(level, d, 0)), gpus, charge) : 0;
           if (best < 0 || delta < bestDelta - tol || (delta <= bestDelta + tol
               && (sum[d] < sum[best] || (sum[d] == sum[best] && raw[d] < raw[best])))) {
             best = d;
