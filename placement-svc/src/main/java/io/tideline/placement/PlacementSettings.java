@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import io.tideline.core.cluster.GpuModelNames;
 import io.tideline.core.fragmentation.DefragConfig;
 import io.tideline.core.fragmentation.FragmentationReporting;
+import io.tideline.core.placement.NodeScoring;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.slots.SlotClass;
 import io.tideline.core.scheduling.PlacementPolicy;
@@ -29,6 +30,16 @@ public interface PlacementSettings {
   /** T1: share of gradient-sync bandwidth lost per switch tier crossed (30–50% slower). */
   @WithDefault("0.4")
   double crossSwitchSlowdown();
+
+  /**
+   * T2, ADR 0037/0038: how single-node placements rank nodes. {@code BEST_FIT} (default: fewest
+   * usable, then fewest idle GPUs) or {@code FRAGMENTATION} (least growth of expected
+   * fragmentation under the live mix of the jobs running and waiting, best fit on ties; fewer
+   * unallocated GPUs in the placement study, at a higher cost per decision, see
+   * docs/performance.md).
+   */
+  @WithDefault("BEST_FIT")
+  NodeScoring.Rule nodeScoring();
 
   /**
    * Q6 backfill depth: queued jobs of one lane that may fail to place in one pass before the
@@ -126,7 +137,9 @@ public interface PlacementSettings {
   default PlacementPolicy policy(String cluster) {
     return new PlacementPolicy(cluster, policyVersion(),
         new PlacementConfig(crossSwitchSlowdown(),
-            GpuModelNames.parse(gpuModelAliases().orElse(List.of()))), maxFailuresPerLane(),
+            GpuModelNames.parse(gpuModelAliases().orElse(List.of())),
+            nodeScoring() == NodeScoring.Rule.FRAGMENTATION ? NodeScoring.live()
+                : NodeScoring.DEFAULTS), maxFailuresPerLane(),
         maxPreemptionRequestsPerCycle(),
         new DefragConfig(defragMaxMigratedFraction(), defragPeriod(),
             defragActiveSlots().isEmpty() ? EnumSet.noneOf(SlotClass.class)

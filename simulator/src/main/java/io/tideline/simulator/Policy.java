@@ -1,5 +1,6 @@
 package io.tideline.simulator;
 
+import io.tideline.core.placement.NodeScoring;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,25 +19,30 @@ import java.util.Objects;
  *     hashed host ids, so the order ignores domains. The twin still slows such jobs by the real
  *     topology penalty and counts cross-domain placements on the real topology.
  * @param defrag passive and active defragmentation (T3)
+ * @param nodeScoring how single-node placements rank nodes: best fit (the shipped default) or
+ *     the fragmentation rule against the live mix (ADR 0038; {@code SimulatorMain
+ *     --node-scoring FRAGMENTATION}, the same switch as placement-svc's
+ *     {@code tideline.placement.node-scoring})
  */
 public record Policy(String name, boolean hardSplit, Preemption preemption,
-    boolean forecastReservations, boolean topologyAware, boolean defrag) {
+    boolean forecastReservations, boolean topologyAware, boolean defrag,
+    NodeScoring.Rule nodeScoring) {
 
   /** Tideline: forecast reservations, the preemption planner, topology-aware placement, defrag. */
   public static final Policy TIDELINE = new Policy("tideline", false, Preemption.PLANNER, true,
-      true, true);
+      true, true, NodeScoring.Rule.BEST_FIT);
   /** (a) Fixed partitions, no sharing, no preemption. */
   public static final Policy HARD_SPLIT = new Policy("hard-split", true, Preemption.NONE, false,
-      true, false);
+      true, false, NodeScoring.Rule.BEST_FIT);
   /** (b) Priority-only preemption: no protection, cooldown, threshold or cost model. */
   public static final Policy NAIVE_PREEMPTION = new Policy("naive-preemption", false,
-      Preemption.NAIVE, true, true, true);
+      Preemption.NAIVE, true, true, true, NodeScoring.Rule.BEST_FIT);
   /** (c) Reactive only: no forecast reservations. */
   public static final Policy NO_FORECAST = new Policy("no-forecast", false, Preemption.PLANNER,
-      false, true, true);
+      false, true, true, NodeScoring.Rule.BEST_FIT);
   /** (d) Topology-blind best-fit placement. */
   public static final Policy TOPOLOGY_BLIND = new Policy("topology-blind", false,
-      Preemption.PLANNER, true, false, true);
+      Preemption.PLANNER, true, false, true, NodeScoring.Rule.BEST_FIT);
 
   /** Tideline first, then the baselines a–d. */
   public static final List<Policy> ALL =
@@ -45,6 +51,13 @@ public record Policy(String name, boolean hardSplit, Preemption preemption,
   public Policy {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(preemption, "preemption");
+    Objects.requireNonNull(nodeScoring, "nodeScoring");
+  }
+
+  /** This policy ranking single-node placements by {@code rule}. */
+  public Policy withNodeScoring(NodeScoring.Rule rule) {
+    return new Policy(name, hardSplit, preemption, forecastReservations, topologyAware, defrag,
+        rule);
   }
 
   /**
@@ -70,7 +83,9 @@ public record Policy(String name, boolean hardSplit, Preemption preemption,
     var d = p.defrag();
     var defragConfig = defrag ? d : new io.tideline.core.fragmentation.DefragConfig(0,
         d.period(), java.util.Set.of(), 0);
-    return p.with(rights, partition, defragConfig, p.placement()).withTopologyAware(topologyAware);
+    var placement = p.placement().withScoring(nodeScoring == NodeScoring.Rule.FRAGMENTATION
+        ? NodeScoring.live() : NodeScoring.DEFAULTS);
+    return p.with(rights, partition, defragConfig, placement).withTopologyAware(topologyAware);
   }
 
   /** The preemption kernel's policy for this baseline (the rules, the naive baseline, or none). */

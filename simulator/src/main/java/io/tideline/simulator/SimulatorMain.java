@@ -1,5 +1,6 @@
 package io.tideline.simulator;
 
+import io.tideline.core.placement.NodeScoring;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -40,6 +41,7 @@ public final class SimulatorMain {
     Path jobs = null;
     String only = null;
     int threads = Policy.ALL.size();
+    NodeScoring.Rule scoring = NodeScoring.Rule.BEST_FIT;
     for (int i = 0; i < args.length; i++) {
       String v = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -54,6 +56,8 @@ public final class SimulatorMain {
         case "--jobs" -> jobs = Path.of(v);
         case "--policy" -> only = v;
         case "--threads" -> threads = Integer.parseInt(v);
+        // every policy ranking single-node placements by this rule (ADR 0038)
+        case "--node-scoring" -> scoring = NodeScoring.Rule.valueOf(v);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
       i++;
@@ -78,7 +82,7 @@ public final class SimulatorMain {
     List<Policy> policies = new ArrayList<>();
     for (Policy p : Policy.ALL) {
       if (only == null || only.equals(p.name())) {
-        policies.add(p);
+        policies.add(p.withNodeScoring(scoring));
       }
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));

@@ -10,7 +10,9 @@ import io.tideline.core.fragmentation.DemandHistogram;
 import io.tideline.core.model.JobRequest;
 import io.tideline.core.model.WorkloadClass.Lane;
 import io.tideline.core.placement.CompensationBoost;
+import io.tideline.core.placement.DemandMix;
 import io.tideline.core.placement.FairShare;
+import io.tideline.core.placement.NodeScoring;
 import io.tideline.core.placement.PlacementDecision;
 import io.tideline.core.placement.Placer;
 import io.tideline.core.placement.QueueOrder;
@@ -131,11 +133,27 @@ final class QueuePass {
 
   /** {@link #demand(Cycle)} for lanes already built. */
   DemandHistogram demand(Cycle c, Map<Lane, List<QueuedJob>> lanes) {
+    List<JobRequest> jobs = demanded(c, lanes);
+    int max = c.snap().topology().maxGpusPerNode();
+    return jobs.isEmpty() ? DemandHistogram.wholeNode(max) : DemandHistogram.of(jobs, max);
+  }
+
+  /**
+   * The mix the fragmentation rule measures against in this pass (ADR 0038): with a live
+   * {@link NodeScoring}, the shapes of the jobs waiting and running now; otherwise the
+   * configured one.
+   */
+  DemandMix expected(Cycle c, Map<Lane, List<QueuedJob>> lanes) {
+    NodeScoring s = placer.config().scoring();
+    return s.liveMix() ? DemandMix.of(demanded(c, lanes), s.liveShapes()) : s.mix();
+  }
+
+  /** Waiting jobs plus running ones. */
+  private static List<JobRequest> demanded(Cycle c, Map<Lane, List<QueuedJob>> lanes) {
     List<JobRequest> jobs = new ArrayList<>();
     lanes.values().forEach(l -> l.forEach(q -> jobs.add(q.job())));
     c.snap().allocations().values().forEach(a -> jobs.add(a.job()));
-    int max = c.snap().topology().maxGpusPerNode();
-    return jobs.isEmpty() ? DemandHistogram.wholeNode(max) : DemandHistogram.of(jobs, max);
+    return jobs;
   }
 
   /** Admitted jobs whose verdict allows fewer GPUs than they ask: QUEUED with the reason, once. */
@@ -166,6 +184,7 @@ final class QueuePass {
       }
     }
     order.sort(Comparator.comparing(l -> lanes.get(l).get(0), QueueOrder.INSTANCE));
+    DemandMix expected = expected(c, lanes);
     Pass p = new Pass();
     for (Lane lane : order) {
       int failures = 0;
@@ -179,7 +198,7 @@ final class QueuePass {
         }
         Failure dominant = p.dominating(q.job());
         PlacementDecision d = dominant != null ? dominated(c, q.job(), dominant)
-            : placer.decide(c.now, c.snap(), q.job());
+            : placer.decide(c.now, c.snap(), q.job(), expected);
         if (d.placed()) {
           bind(c, q.job(), d.assignments(), d.workers(), d.level(), d.crossDomain(), d.score(),
               d.trace());
