@@ -1,10 +1,13 @@
 package io.tideline.telemetry.inventory;
 
-import io.tideline.core.model.Resources;
+import io.tideline.core.cluster.Node;
+import io.tideline.core.cluster.TopologyCsv;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +25,10 @@ import java.util.TreeMap;
  *   <li>a topology CSV in the format of the Lingjun network export, header {@code ip,DSW,PSW,ASW}
  *       (columns found by name): one row per host — the set of nodes; optional columns
  *       {@code cpuMillis} and {@code memoryBytes} give a host's allocatable CPU and memory (ADR
- *       0030, the same columns the core's {@code TopologyCsv} reads; absent or blank = not
- *       declared);
+ *       0030; absent or blank = not declared). Read by the core's {@link TopologyCsv}, the one
+ *       reader of this table (the simulator's too), so its rules are this file's: {@code #}
+ *       comment and blank lines skipped, a host listed twice, a blank field or a quantity that is
+ *       not a whole number {@code >= 0} refused naming the file and line;
  *   <li>an optional node→GPU CSV, header {@code host,gpuModel,gpuCount,gpuMemoryMiB,nvlinkIslands};
  *       hosts it does not list get the configured defaults.
  * </ul>
@@ -34,6 +39,8 @@ public final class FileInventorySource implements InventorySource {
 
   /** GPU details of hosts not in the GPU file. */
   public record GpuDefaults(String model, int count, int memoryMiB, int nvlinkIslands) {}
+
+  private static final String PLACEHOLDER_MODEL = "from the GPU file or the defaults";
 
   private final String topologyFile;
   private final String gpuFile;
@@ -52,28 +59,31 @@ public final class FileInventorySource implements InventorySource {
   public SortedMap<String, NodeState> snapshot() throws IOException {
     Map<String, GpuDefaults> gpus = gpuFile == null ? Map.of() : readGpus(gpuFile);
     SortedMap<String, NodeState> out = new TreeMap<>();
-    List<String[]> rows = readCsv(topologyFile);
-    String[] header = rows.get(0);
-    int ip = column(header, "ip", topologyFile);
-    int dsw = column(header, "DSW", topologyFile);
-    int psw = column(header, "PSW", topologyFile);
-    int asw = column(header, "ASW", topologyFile);
-    int cpu = optionalColumn(header, "cpuMillis");
-    int mem = optionalColumn(header, "memoryBytes");
-    for (int r = 1; r < rows.size(); r++) {
-      String[] f = rows.get(r);
-      if (f.length < header.length) {
-        throw new IOException(topologyFile + ": row " + (r + 1) + " has " + f.length + " columns");
-      }
-      String host = f[ip];
+    for (Node n : readTopology()) {
+      String host = n.id();
       GpuDefaults g = gpus.getOrDefault(host, defaults);
-      NodeState.SwitchPath sw = NodeState.qualify(f[dsw], f[psw], f[asw]);
+      NodeState.SwitchPath sw = NodeState.qualify(n.path().dsw(), n.path().psw(), n.path().asw());
       out.put(host, new NodeState(host, g.model(), g.memoryMiB(), g.count(), g.nvlinkIslands(),
           sw.access(), sw.aggregation(), sw.core(), drainList.contains(host), Map.of(),
-          Resources.of(quantity(f, cpu, r + 1, "cpuMillis"),
-              quantity(f, mem, r + 1, "memoryBytes"))));
+          n.allocatable()));
     }
     return out;
+  }
+
+  /**
+   * The topology file's hosts, read by the core's {@link TopologyCsv} (the one reader of the
+   * table); its refusals, which name the line, come back as an {@link IOException} naming the file.
+   */
+  private List<Node> readTopology() throws IOException {
+    try (Reader in = new InputStreamReader(open(topologyFile), StandardCharsets.UTF_8)) {
+      // The table has no GPU facts, so these are placeholders: each host's GPUs come from the
+      // GPU file or the defaults above (which may say 0 GPUs, a count a core Node refuses).
+      return TopologyCsv.parse(in, PLACEHOLDER_MODEL, 1);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(topologyFile + ": " + e.getMessage(), e);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
   }
 
   static Map<String, GpuDefaults> readGpus(String file) throws IOException {
@@ -112,23 +122,6 @@ public final class FileInventorySource implements InventorySource {
       }
     }
     return -1;
-  }
-
-  /** An optional non-negative quantity column; absent or blank = 0 (not declared). */
-  private long quantity(String[] f, int col, int row, String name) throws IOException {
-    if (col < 0 || f[col].isEmpty()) {
-      return 0;
-    }
-    try {
-      long v = Long.parseLong(f[col]);
-      if (v < 0) {
-        throw new NumberFormatException("negative");
-      }
-      return v;
-    } catch (NumberFormatException e) {
-      throw new IOException(topologyFile + ": row " + row + ": " + name
-          + " must be a non-negative whole number, got " + f[col]);
-    }
   }
 
   static List<String[]> readCsv(String location) throws IOException {

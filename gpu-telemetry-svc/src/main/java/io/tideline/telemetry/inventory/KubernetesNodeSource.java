@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.tideline.core.model.Resources;
 import io.tideline.platform.kubernetes.KubernetesResources;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -153,25 +152,17 @@ public final class KubernetesNodeSource implements InventorySource, AutoCloseabl
     return out;
   }
 
-  /** What the node offers pods besides GPUs: the placed part of {@code status.allocatable}. */
+  /**
+   * What the node offers pods besides GPUs: the placed part of {@code status.allocatable}, each
+   * quantity parsed and converted once by {@link KubernetesResources#allocatable}, which leaves an
+   * unparseable or out-of-range one undeclared (see the class comment).
+   */
   static Resources allocatable(Node item) {
     if (item.getStatus() == null || item.getStatus().getAllocatable() == null) {
       return Resources.NONE;
     }
-    Map<String, BigDecimal> amounts = new TreeMap<>();
-    for (Map.Entry<String, Quantity> e : item.getStatus().getAllocatable().entrySet()) {
-      if (e.getValue() == null || !KubernetesResources.placed(e.getKey(), GPU_RESOURCE)) {
-        continue;
-      }
-      try {
-        BigDecimal v = e.getValue().getNumericalAmount();
-        KubernetesResources.amount(e.getKey(), v, java.math.RoundingMode.FLOOR);
-        amounts.put(e.getKey(), v);
-      } catch (IllegalArgumentException | ArithmeticException x) {
-        continue; // undeclared, see the class comment
-      }
-    }
-    return KubernetesResources.allocatable(amounts, GPU_RESOURCE);
+    return KubernetesResources.allocatable(item.getStatus().getAllocatable(),
+        Quantity::getNumericalAmount, GPU_RESOURCE);
   }
 
   private static boolean hasUnschedulableTaint(Node item) {

@@ -8,12 +8,14 @@ import io.tideline.events.GpuInfo;
 import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
 import io.tideline.telemetry.Fixtures;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.stream.Collectors;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,13 +89,53 @@ class FileInventorySourceTest {
     assertThat(lingjun(List.of(FOURTH)).get(FOURTH).drained()).isTrue();
   }
 
+  /** What {@code snapshot()} throws for the topology file {@code topo.csv} holding {@code csv}. */
+  static AbstractThrowableAssert<?, ? extends Throwable> refusal(Path dir, String csv)
+      throws IOException {
+    Path topo = dir.resolve("topo.csv");
+    Files.writeString(topo, csv);
+    return assertThatThrownBy(() -> new FileInventorySource(topo.toString(), null, H100, List.of())
+        .snapshot()).isInstanceOf(IOException.class);
+  }
+
   @Test
   void shouldRefuseATopologyFileWithoutTheExpectedColumns(@TempDir Path dir) throws Exception {
-    Path bad = dir.resolve("topo.csv");
-    Files.writeString(bad, "host,switch\nh1,s1\n");
+    refusal(dir, "host,switch\nh1,s1\n")
+        .hasMessageContaining("topo.csv: topology CSV header lacks column ip");
+  }
 
-    assertThatThrownBy(() -> new FileInventorySource(bad.toString(), null, H100, List.of()).snapshot())
-        .hasMessageContaining("no column ip");
+  @Test
+  void shouldSkipCommentAndBlankLinesAndGiveUnlistedHostsTheDefaults(@TempDir Path dir)
+      throws Exception {
+    Path topo = dir.resolve("topo.csv");
+    Files.writeString(topo, "# rack export, 2026-11-02\n\nip,DSW,PSW,ASW\n# rack 1\n"
+        + " h1 , G1 , P1 , S1 \n\nh2,G1,P1,S2\n");
+    Path gpus = dir.resolve("gpus.csv");
+    Files.writeString(gpus, "# the odd one\nhost,gpuModel,gpuCount,gpuMemoryMiB,nvlinkIslands\n"
+        + "h2,NVIDIA L4,1,23034,1\n");
+    // defaults of 0 GPUs (every GPU host in the GPU file) are still accepted
+    FileInventorySource.GpuDefaults none = new FileInventorySource.GpuDefaults("none", 0, 0, 1);
+
+    SortedMap<String, NodeState> nodes =
+        new FileInventorySource(topo.toString(), gpus.toString(), none, List.of()).snapshot();
+
+    assertThat(nodes.keySet()).containsExactly("h1", "h2");
+    assertThat(nodes.get("h1").accessSwitch()).isEqualTo("G1/P1/S1");
+    assertThat(nodes.get("h1").gpuCount()).isZero();
+    assertThat(nodes.get("h1").gpuModel()).isEqualTo("none");
+    assertThat(nodes.get("h2").gpuModel()).isEqualTo("NVIDIA L4");
+    assertThat(nodes.get("h2").gpuCount()).isEqualTo(1);
+  }
+
+  @Test
+  void shouldRefuseAShortRowAHostListedTwiceOrABlankSwitchNamingTheFileAndLine(@TempDir Path dir)
+      throws Exception {
+    refusal(dir, "# hosts\nip,DSW,PSW,ASW\nh1,G1,P1,S1\nh2,G1,P1\n")
+        .hasMessageContaining("topo.csv: line 4: expected 4 fields, got 3");
+    // the core's rules (TopologyCsv): the last row used to win, and "G1//S1" was a switch
+    refusal(dir, "ip,DSW,PSW,ASW\nh1,G1,P1,S1\nh1,G1,P1,S2\n")
+        .hasMessageContaining("topo.csv: line 3: duplicate host h1");
+    refusal(dir, "ip,DSW,PSW,ASW\nh1,G1,,S1\n").hasMessageContaining("topo.csv: line 2: blank PSW");
   }
 
   @Test
@@ -124,11 +166,8 @@ class FileInventorySourceTest {
   }
 
   @Test
-  void shouldRefuseANegativeCpuNamingTheFileAndRow(@TempDir Path dir) throws Exception {
-    Path topo = dir.resolve("topo.csv");
-    Files.writeString(topo, "ip,DSW,PSW,ASW,cpuMillis\nh1,G1,P1,S1,-5\n");
-
-    assertThatThrownBy(() -> new FileInventorySource(topo.toString(), null, H100, List.of()).snapshot())
-        .hasMessageContaining("topo.csv: row 2").hasMessageContaining("non-negative whole number, got -5");
+  void shouldRefuseANegativeCpuNamingTheFileAndLine(@TempDir Path dir) throws Exception {
+    refusal(dir, "ip,DSW,PSW,ASW,cpuMillis\nh1,G1,P1,S1,-5\n")
+        .hasMessageContaining("topo.csv: line 2: cpuMillis must be a whole number >= 0, got -5");
   }
 }

@@ -2,7 +2,10 @@ package io.tideline.telemetry.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.tideline.core.model.Resources;
 import io.tideline.telemetry.Fixtures;
@@ -93,5 +96,23 @@ class KubernetesNodeSourceTest {
     assertThat(h100.extended()).containsExactly(Map.entry("vpc.amazonaws.com/efa", 32L));
     // a node document without status.allocatable declares nothing, so nothing limits it
     assertThat(nodes.get("lke529760-766837-0a634ab30000").allocatable()).isEqualTo(Resources.NONE);
+  }
+
+  @Test
+  void shouldLeaveAnUnreadableAllocatableUndeclaredAndStillReportTheNode() throws Exception {
+    Node node = new NodeBuilder()
+        .withNewMetadata().withName("odd").endMetadata()
+        .withNewStatus()
+        .addToAllocatable("cpu", new Quantity("64"))
+        .addToAllocatable("memory", new Quantity("1e30")) // above the contracts' 2^62
+        .addToAllocatable("rdma/hca", new Quantity("lots")) // not a quantity
+        .addToAllocatable("vpc.amazonaws.com/efa", new Quantity("4"))
+        .endStatus().build();
+
+    NodeState odd = new KubernetesNodeSource(null, "", LABELS, DEFAULTS, List.of())
+        .parse(List.of(node)).get("odd");
+
+    assertThat(odd.allocatable())
+        .isEqualTo(Resources.of(64_000, 0).with("vpc.amazonaws.com/efa", 4));
   }
 }

@@ -5,12 +5,13 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Which Kubernetes resources Tideline places besides GPUs, and in what unit (ADR 0030) — the one
  * rule both sides of a placement read: the executor for what a pod asks, the telemetry inventory
  * for what a node has. No client library here: quantities arrive as the numbers Kubernetes'
- * {@code Quantity} parses to.
+ * {@code Quantity} parses to, or (a node's allocatable) with the function that parses them.
  *
  * <ol>
  *   <li>Placed: {@code cpu}, {@code memory}, and the domain-qualified extended resources
@@ -22,6 +23,8 @@ import java.util.TreeMap;
  *       charged less than it asks; what a node <em>has</em> rounds down
  *       ({@link RoundingMode#FLOOR}), so a node never offers more than it has.
  *   <li>Bounds: every amount in [0, 2^62], the contracts' bound, so sums cannot overflow.
+ *   <li>A node's quantity that is not numerical or out of bounds is skipped, not refused: that
+ *       one resource is undeclared and the node is still placed ({@link #allocatable}).
  * </ol>
  */
 public final class KubernetesResources {
@@ -52,21 +55,33 @@ public final class KubernetesResources {
   }
 
   /**
-   * A node's allocatable as placement sees it: the placed resources of {@code allocatable}
-   * (Kubernetes' {@code status.allocatable}, already numerical), each rounded down.
+   * A node's allocatable as placement sees it, one conversion per quantity: the placed resources
+   * (rule 1) of {@code allocatable} (Kubernetes' {@code status.allocatable}), each made a number by
+   * {@code numerical} (e.g. fabric8's {@code Quantity::getNumericalAmount}) and converted by
+   * {@link #amount} rounded down.
    *
-   * @throws IllegalArgumentException naming the resource whose amount is out of bounds
+   * <p>A quantity the API server should never have accepted does not hide the node: an entry that
+   * is null, not numerical ({@code numerical} throws {@link IllegalArgumentException} or
+   * {@link ArithmeticException}) or out of [0, 2^62] is skipped, as if the node did not list that
+   * resource — so CPU or memory is then undeclared and does not limit (ADR 0030, point 2), an
+   * extended resource is one the node has none of — and every other resource is still read.
    */
-  public static Resources allocatable(Map<String, BigDecimal> allocatable, String gpuResource) {
+  public static <Q> Resources allocatable(Map<String, Q> allocatable,
+      Function<? super Q, BigDecimal> numerical, String gpuResource) {
     long cpu = 0;
     long memory = 0;
     TreeMap<String, Long> extended = new TreeMap<>();
-    for (Map.Entry<String, BigDecimal> e : new TreeMap<>(allocatable).entrySet()) {
+    for (Map.Entry<String, Q> e : new TreeMap<>(allocatable).entrySet()) {
       String name = e.getKey();
-      if (!placed(name, gpuResource)) {
+      if (e.getValue() == null || !placed(name, gpuResource)) {
         continue;
       }
-      long v = amount(name, e.getValue(), RoundingMode.FLOOR);
+      long v;
+      try {
+        v = amount(name, numerical.apply(e.getValue()), RoundingMode.FLOOR);
+      } catch (IllegalArgumentException | ArithmeticException unreadable) {
+        continue; // left undeclared, see above
+      }
       switch (name) {
         case "cpu" -> cpu = v;
         case "memory" -> memory = v;

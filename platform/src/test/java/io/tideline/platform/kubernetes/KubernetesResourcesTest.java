@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tideline.core.model.Resources;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +45,7 @@ class KubernetesResourcesTest {
         "memory", new BigDecimal("2070000000").multiply(BigDecimal.valueOf(1024)),
         GPU, new BigDecimal("8"),
         "pods", new BigDecimal("100"),
-        "vpc.amazonaws.com/efa", new BigDecimal("32")), GPU);
+        "vpc.amazonaws.com/efa", new BigDecimal("32")), v -> v, GPU);
 
     assertThat(r.cpuMillis()).isEqualTo(191_450);
     assertThat(r.memoryBytes()).isEqualTo(2_070_000_000L * 1024);
@@ -51,8 +54,34 @@ class KubernetesResourcesTest {
 
   @Test
   void shouldRefuseAnAmountOutsideTheContractsBoundNamingTheResource() {
-    assertThatThrownBy(() -> KubernetesResources.allocatable(
-        Map.of("memory", new BigDecimal("1e30")), GPU))
+    assertThatThrownBy(() -> KubernetesResources.amount("memory", new BigDecimal("1e30"),
+        RoundingMode.FLOOR))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("memory must be in [0, 2^62]");
+    assertThatThrownBy(() -> KubernetesResources.amount("rdma/hca", new BigDecimal("-1"),
+        RoundingMode.CEILING)).hasMessageContaining("rdma/hca must be in [0, 2^62], got -1");
+  }
+
+  @Test
+  void shouldLeaveAnOutOfRangeAllocatableUndeclared() {
+    // as the API server's strings: parsed once, by the function given, then converted once
+    Map<String, String> allocatable = new HashMap<>();
+    allocatable.put("cpu", "96");
+    allocatable.put("memory", "1e30"); // above 2^62
+    allocatable.put("rdma/hca", "-2"); // negative
+    allocatable.put("example.com/fpga", "lots"); // not numerical
+    allocatable.put("vpc.amazonaws.com/efa", "4");
+    allocatable.put("nvidia.com/nic", null);
+    allocatable.put("pods", "not placed, never parsed");
+    List<String> parsed = new ArrayList<>();
+
+    Resources r = KubernetesResources.allocatable(allocatable, s -> {
+      parsed.add(s);
+      return new BigDecimal(s);
+    }, GPU);
+
+    // the node is still read: cpu and efa as declared, memory undeclared (does not limit), the
+    // NICs and FPGAs as if unlisted (none)
+    assertThat(r).isEqualTo(Resources.of(96_000, 0).with("vpc.amazonaws.com/efa", 4));
+    assertThat(parsed).containsExactlyInAnyOrder("96", "1e30", "-2", "lots", "4");
   }
 }

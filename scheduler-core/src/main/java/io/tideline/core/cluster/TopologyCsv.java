@@ -19,6 +19,11 @@ import java.util.Set;
  * each host is its own NVLink island (HGX boards). Optional columns {@code cpuMillis} and
  * {@code memoryBytes} give a host's allocatable CPU and memory (ADR 0030); absent or blank = not
  * declared, so the node is not constrained in it. No file I/O here: the caller opens the reader.
+ *
+ * <p>Lines: blank lines and comment lines (first non-blank character {@code #}) are skipped
+ * anywhere, before the header too; header names and fields are stripped of surrounding
+ * whitespace. Errors name the line by its number in the input, skipped lines counted, so the
+ * number is the one an editor shows.
  */
 public final class TopologyCsv {
 
@@ -30,15 +35,25 @@ public final class TopologyCsv {
   }
 
   /**
-   * Parses the table, one node per data line, in file order.
+   * Parses the table, one node per data line, in file order; blank and {@code #} comment lines
+   * are skipped (see the class comment).
    *
-   * @throws IllegalArgumentException on a missing column, a short line, a blank field or a
-   *     duplicate host, naming the line
+   * @throws IllegalArgumentException on an empty table, a missing column, a short line, a blank
+   *     field, a quantity that is not a whole number {@code >= 0} or a duplicate host, naming the
+   *     line
    */
   public static List<Node> parse(Reader csv, String gpuModel, int gpusPerNode) {
     try (BufferedReader in = new BufferedReader(csv)) {
-      // 1. locate the four columns by header name
-      String header = in.readLine();
+      // 1. locate the four columns by header name (the first line that is not skipped)
+      String header = null;
+      String line;
+      int lineNo = 0;
+      while (header == null && (line = in.readLine()) != null) {
+        lineNo++;
+        if (!skipped(line)) {
+          header = line;
+        }
+      }
       if (header == null) {
         throw new IllegalArgumentException("topology CSV is empty");
       }
@@ -49,14 +64,12 @@ public final class TopologyCsv {
       int asw = column(cols, "asw");
       int cpu = optionalColumn(cols, "cpumillis");
       int mem = optionalColumn(cols, "memorybytes");
-      // 2. one node per non-blank line
+      // 2. one node per line that is neither blank nor a comment
       List<Node> nodes = new ArrayList<>();
       Set<String> seen = new HashSet<>();
-      String line;
-      int lineNo = 1;
       while ((line = in.readLine()) != null) {
         lineNo++;
-        if (line.isBlank()) {
+        if (skipped(line)) {
           continue;
         }
         String[] f = line.strip().split(",", -1);
@@ -105,6 +118,12 @@ public final class TopologyCsv {
     SwitchPath p = n.path();
     return new Node(n.id() + suffix, n.gpuModel(), n.gpuCount(), n.nvlinkIsland() + suffix,
         new SwitchPath(p.dsw() + suffix, p.psw() + suffix, p.asw() + suffix), n.allocatable());
+  }
+
+  /** A blank line or a comment line ({@code #} after optional whitespace). */
+  private static boolean skipped(String line) {
+    String s = line.strip();
+    return s.isEmpty() || s.startsWith("#");
   }
 
   private static int column(String[] cols, String name) {

@@ -83,6 +83,21 @@ class TopologyCsvTest {
   }
 
   @Test
+  void shouldSkipCommentLinesOfTheTopologyTable() {
+    List<Node> nodes = TopologyCsv.parse("# exported from the fabric manager\n\n"
+        + " ip , DSW, PSW, ASW \n# rack 1\nh1, G1 ,P1,S1\n   # rack 2, moved\nh2,G1,P1,S2\n",
+        "H100", 8);
+
+    assertThat(nodes).extracting(Node::id).containsExactly("h1", "h2");
+    assertThat(nodes.get(0).path()).isEqualTo(new SwitchPath("G1", "P1", "S1"));
+    // the line number counts the skipped lines: it is the line an editor shows
+    assertThatThrownBy(() -> TopologyCsv.parse("# hosts\nip,DSW,PSW,ASW\n# rack 1\nh1,G1,,S1\n",
+        "H100", 8)).hasMessageContaining("line 4: blank PSW");
+    assertThatThrownBy(() -> TopologyCsv.parse("# nothing yet\n\n", "H100", 8))
+        .hasMessageContaining("topology CSV is empty");
+  }
+
+  @Test
   void shouldReadOptionalAllocatableCpuAndMemoryAndKeepThemWhenScaling() {
     List<Node> nodes = TopologyCsv.parse("ip,DSW,PSW,ASW,cpuMillis,memoryBytes\n"
         + "h1,G1,P1,S1,96000,1099511627776\nh2,G1,P1,S1,,\n", "H100", 8);
