@@ -46,12 +46,31 @@ public final class KubernetesResources {
    * @throws IllegalArgumentException when the amount is negative or above 2^62, with the reason
    */
   public static long amount(String name, BigDecimal value, RoundingMode rounding) {
-    BigDecimal v = name.equals("cpu") ? value.multiply(BigDecimal.valueOf(1000)) : value;
+    BigDecimal v = name.equals("cpu") ? value.scaleByPowerOfTen(3) : value;
+    if (v.signum() == 0) {
+      return 0;
+    }
+    // Bounds before rounding, in time independent of the exponent: rounding 1e99999999 (or
+    // 1e-99999999) to a whole number would build a number of a hundred million digits.
+    int integerDigits = v.precision() - v.scale();
+    if (v.signum() < 0 || integerDigits > 19) {
+      throw new IllegalArgumentException(name + " must be in [0, 2^62], got " + shown(value));
+    }
+    if (integerDigits < -20) {
+      v = TINY; // every mode rounds any 0 < v < 0.5 alike
+    }
     v = v.setScale(0, rounding);
-    if (v.signum() < 0 || v.compareTo(BigDecimal.valueOf(MAX_AMOUNT)) > 0) {
-      throw new IllegalArgumentException(name + " must be in [0, 2^62], got " + value.toPlainString());
+    if (v.compareTo(BigDecimal.valueOf(MAX_AMOUNT)) > 0) {
+      throw new IllegalArgumentException(name + " must be in [0, 2^62], got " + shown(value));
     }
     return v.longValueExact();
+  }
+
+  private static final BigDecimal TINY = new BigDecimal("1e-20");
+
+  /** The value as the refusal quotes it: plain when short, else in scientific notation. */
+  private static String shown(BigDecimal value) {
+    return Math.abs((long) value.scale()) > 40 ? value.toString() : value.toPlainString();
   }
 
   /**

@@ -62,6 +62,23 @@ class KubernetesResourcesTest {
   }
 
   @Test
+  void shouldRefuseAHugeExponentAndRoundATinyOneAtOnce() {
+    // a hundred-million-digit number if rounded naively: refused or rounded from the exponent
+    assertThatThrownBy(() -> KubernetesResources.amount("memory", new BigDecimal("1e99999999"),
+        RoundingMode.FLOOR)).hasMessageContaining("memory must be in [0, 2^62], got 1E+99999999");
+    assertThatThrownBy(() -> KubernetesResources.amount("cpu", new BigDecimal("-1e99999999"),
+        RoundingMode.CEILING)).hasMessageContaining("cpu must be in [0, 2^62]");
+    assertThat(KubernetesResources.amount("cpu", new BigDecimal("1e-99999999"),
+        RoundingMode.CEILING)).isEqualTo(1);
+    assertThat(KubernetesResources.amount("cpu", new BigDecimal("1e-99999999"),
+        RoundingMode.FLOOR)).isZero();
+    assertThat(KubernetesResources.amount("memory", new BigDecimal("0e99999999"),
+        RoundingMode.FLOOR)).isZero();
+    assertThat(KubernetesResources.amount("memory", new BigDecimal("4611686018427387904"),
+        RoundingMode.FLOOR)).isEqualTo(KubernetesResources.MAX_AMOUNT);
+  }
+
+  @Test
   void shouldLeaveAnOutOfRangeAllocatableUndeclared() {
     // as the API server's strings: parsed once, by the function given, then converted once
     Map<String, String> allocatable = new HashMap<>();
