@@ -74,6 +74,9 @@ public class PlacementBenchmark {
    */
   ClusterSnapshot[] alternating;
   int turn;
+  /** Decisions made once in setup, booked by the apply benchmarks (issue #22: apply ≤ decide). */
+  PlacementDecision gang8Decision;
+  PlacementDecision quarterDecision;
 
   @Setup
   public void setUp() {
@@ -98,6 +101,8 @@ public class PlacementBenchmark {
             DemandMix.DEFAULT_MAX_SHAPES)));
     fragmentation = new Placer(fragmentationConfig);
     JobRequest booked = TestJobs.instance("bench-booked", 0.25).build();
+    gang8Decision = placer.decide(NOW, snapshot, gang8);
+    quarterDecision = placer.decide(NOW, snapshot, quarter);
     alternating = new ClusterSnapshot[] {snapshot,
         Placer.apply(snapshot, booked, placer.decide(NOW, snapshot, booked))};
     System.out.printf("%n# cluster: %d nodes, %d GPUs, occupancy %.3f, idle GPUs %d, jobs %d%n",
@@ -151,6 +156,18 @@ public class PlacementBenchmark {
   @Benchmark
   public PlacementDecision quarterGpuInstanceByFragmentationColdPlacer() {
     return new Placer(fragmentationConfig).decide(NOW, snapshot, quarter);
+  }
+
+  /** Booking the 8-GPU gang's decision: the copy-on-write snapshot with one ledger replaced. */
+  @Benchmark
+  public ClusterSnapshot applyEightGpuGang() {
+    return Placer.apply(snapshot, gang8, gang8Decision);
+  }
+
+  /** Booking the quarter instance's decision. */
+  @Benchmark
+  public ClusterSnapshot applyQuarterGpuInstance() {
+    return Placer.apply(snapshot, quarter, quarterDecision);
   }
 
   @Benchmark
