@@ -15,8 +15,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -38,9 +41,22 @@ public final class Quiescence implements AutoCloseable {
     this.admin = Admin.create(p);
   }
 
+  /** The states of a transaction whose records or markers are not all written yet. */
+  private static final List<TransactionState> IN_FLIGHT = List.of(TransactionState.ONGOING,
+      TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT,
+      TransactionState.PREPARE_EPOCH_FENCE);
+
   /**
    * Whether every group has a member and has committed, on every partition assigned to it or
-   * committed by it, at least the partition's last stable offset.
+   * committed by it, at least the partition's last stable offset, and no transaction of a group
+   * (an exactly-once Streams application's transactional ids start with its application id) is
+   * still in flight.
+   *
+   * <p>The second half closes a race: a transaction's commit markers reach its partitions one by
+   * one, so the group's offsets (on {@code __consumer_offsets}) can be committed while the
+   * records it produced are still above their partition's last stable offset. Offsets alone
+   * would then call the step settled before its output is readable, and the twin would advance
+   * without the cascade it caused. A transaction is complete only once every marker is written.
    */
   public boolean settled(Collection<String> groups) throws InterruptedException {
     try {
@@ -91,10 +107,24 @@ public final class Quiescence implements AutoCloseable {
           }
         }
       }
-      return true;
+      return !inFlight(groups);
     } catch (ExecutionException e) {
       return false; // a group or topic is not there yet
     }
+  }
+
+  /** Whether a transaction of one of {@code groups} is open or has markers still to write. */
+  private boolean inFlight(Collection<String> groups)
+      throws InterruptedException, ExecutionException {
+    for (TransactionListing t : admin.listTransactions(new ListTransactionsOptions()
+        .filterStates(IN_FLIGHT)).all().get()) {
+      for (String g : groups) {
+        if (t.transactionalId().startsWith(g + "-")) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
