@@ -10,6 +10,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.pcollections.TreePMap;
 
 /**
  * The allocation ledger of one cluster at one version: who holds which GPU shares, which GPUs are
@@ -29,11 +30,15 @@ public final class ClusterSnapshot {
 
   private final Topology topology;
   private final NodeLedger[] ledgers;
+  /**
+   * Running jobs: a persistent map, so a change costs O(log jobs) and shares the rest with the
+   * parent — copying a map of every running job on each placement made {@code apply} cost twice
+   * {@code decide} at fleet scale (issue #22).
+   */
+  private final TreePMap<String, Allocation> allocations;
   /** The maps below, unwrapped: shared with the snapshots derived from this one until they change. */
-  private final TreeMap<String, Allocation> ownAllocations;
   private final TreeMap<String, Reservation> ownReservations;
   private final TreeSet<String> ownCordoned;
-  private final SortedMap<String, Allocation> allocations;
   private final SortedMap<String, Reservation> reservations;
   private final List<List<Reservation>>[] reservedBy;
   private final SortedSet<String> cordoned;
@@ -47,15 +52,14 @@ public final class ClusterSnapshot {
    * (they are never modified once built), {@code null} to build them.
    */
   private ClusterSnapshot(Topology topology, NodeLedger[] ledgers,
-      TreeMap<String, Allocation> allocations, TreeMap<String, Reservation> reservations,
+      TreePMap<String, Allocation> allocations, TreeMap<String, Reservation> reservations,
       TreeSet<String> cordoned, long version, List<List<Reservation>>[] reservedBy,
       boolean[] cordonedIdx) {
     this.topology = topology;
     this.ledgers = ledgers;
-    this.ownAllocations = allocations;
+    this.allocations = allocations;
     this.ownReservations = reservations;
     this.ownCordoned = cordoned;
-    this.allocations = Collections.unmodifiableSortedMap(allocations);
     this.reservations = Collections.unmodifiableSortedMap(reservations);
     this.cordoned = Collections.unmodifiableSortedSet(cordoned);
     this.version = version;
@@ -123,7 +127,7 @@ public final class ClusterSnapshot {
     return ledgers[requireNode(nodeId)];
   }
 
-  /** Running jobs by id. */
+  /** Running jobs by id (immutable). */
   public SortedMap<String, Allocation> allocations() {
     return allocations;
   }
@@ -217,7 +221,7 @@ public final class ClusterSnapshot {
     if (v == version) {
       return this;
     }
-    return new ClusterSnapshot(topology, ledgers, ownAllocations, ownReservations, ownCordoned, v,
+    return new ClusterSnapshot(topology, ledgers, allocations, ownReservations, ownCordoned, v,
         reservedBy, cordonedIdx);
   }
 
@@ -262,13 +266,12 @@ public final class ClusterSnapshot {
   public static final class Builder {
     private final Topology topology;
     private NodeLedger[] ledgers;
-    private TreeMap<String, Allocation> allocations;
+    private TreePMap<String, Allocation> allocations;
     private TreeMap<String, Reservation> reservations;
     private TreeSet<String> cordoned;
     private List<List<Reservation>>[] reservedBy;
     private boolean[] cordonedIdx;
     private boolean ledgersShared;
-    private boolean allocationsShared;
     private boolean reservationsShared;
     private boolean cordonedShared;
     private long version;
@@ -279,7 +282,7 @@ public final class ClusterSnapshot {
       for (int i = 0; i < ledgers.length; i++) {
         ledgers[i] = NodeLedger.empty(topology.node(i).gpuCount());
       }
-      this.allocations = new TreeMap<>();
+      this.allocations = TreePMap.empty();
       this.reservations = new TreeMap<>();
       this.cordoned = new TreeSet<>();
     }
@@ -287,13 +290,12 @@ public final class ClusterSnapshot {
     private Builder(ClusterSnapshot from) {
       this.topology = from.topology;
       this.ledgers = from.ledgers;
-      this.allocations = from.ownAllocations;
+      this.allocations = from.allocations;
       this.reservations = from.ownReservations;
       this.cordoned = from.ownCordoned;
       this.reservedBy = from.reservedBy;
       this.cordonedIdx = from.cordonedIdx;
       this.ledgersShared = true;
-      this.allocationsShared = true;
       this.reservationsShared = true;
       this.cordonedShared = true;
       this.version = from.version + 1;
@@ -305,14 +307,6 @@ public final class ClusterSnapshot {
         ledgersShared = false;
       }
       return ledgers;
-    }
-
-    private TreeMap<String, Allocation> allocations() {
-      if (allocationsShared) {
-        allocations = new TreeMap<>(allocations);
-        allocationsShared = false;
-      }
-      return allocations;
     }
 
     private TreeMap<String, Reservation> reservations() {
@@ -363,7 +357,7 @@ public final class ClusterSnapshot {
       }
       NodeLedger[] own = ledgers();
       staged.forEach((n, l) -> own[n] = l);
-      allocations().put(allocation.jobId(), allocation);
+      allocations = allocations.plus(allocation.jobId(), allocation);
       return this;
     }
 
@@ -372,7 +366,8 @@ public final class ClusterSnapshot {
       if (!allocations.containsKey(jobId)) {
         return this;
       }
-      Allocation a = allocations().remove(jobId);
+      Allocation a = allocations.get(jobId);
+      allocations = allocations.minus(jobId);
       TreeSet<String> nodes = new TreeSet<>();
       a.assignments().forEach(x -> nodes.add(x.nodeId()));
       nodes.addAll(a.workers().keySet());
@@ -407,7 +402,6 @@ public final class ClusterSnapshot {
       ClusterSnapshot s = new ClusterSnapshot(topology, ledgers, allocations, reservations,
           cordoned, version, reservedBy, cordonedIdx);
       ledgersShared = true;
-      allocationsShared = true;
       reservationsShared = true;
       cordonedShared = true;
       reservedBy = s.reservedBy;

@@ -325,14 +325,9 @@ final class AnswerRules {
         return "victim " + v + " runs on an allocation bound at v" + bound
             + ", after the decision's v" + a.ledgerVersion();
       }
-      Evicting ev = c.evicting.get(v);
-      if (ev != null) {
-        return "victim " + v + " is already being evicted (" + ev.decisionId() + ")";
-      }
-      for (Hold h : c.cluster.holds().values()) {
-        if (h.kind() == Hold.Kind.PREEMPT && h.waitingFor().contains(v)) {
-          return "victim " + v + " is already being evicted (" + h.decisionId() + ")";
-        }
+      String by = c.evictionOf(v);
+      if (by != null) {
+        return "victim " + v + " is already being evicted (" + by + ")";
       }
     }
     return null;

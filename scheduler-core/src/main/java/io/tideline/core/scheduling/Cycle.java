@@ -205,6 +205,23 @@ final class Cycle {
         trace, workers));
   }
 
+  /**
+   * The decision already evicting running job {@code jobId}, or null: an eviction applied and not
+   * yet stopped ({@link Evicting}), or a preemption hold waiting for the job to stop.
+   */
+  String evictionOf(String jobId) {
+    Evicting ev = evicting.get(jobId);
+    if (ev != null) {
+      return ev.decisionId();
+    }
+    for (Hold h : cluster.holds().values()) {
+      if (h.kind() == Hold.Kind.PREEMPT && h.waitingFor().contains(jobId)) {
+        return h.decisionId();
+      }
+    }
+    return null;
+  }
+
   void queued(String jobId, List<TraceEntry> trace) {
     decide(jobId, Outcome.QUEUED, List.of(), null, false, 0, trace);
   }

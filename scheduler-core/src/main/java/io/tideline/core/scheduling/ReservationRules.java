@@ -37,7 +37,10 @@ import java.util.TreeSet;
  *       first cycle at or after it, the jobs on its GPUs other than the service's own instances are
  *       sent to preemption (RESERVATION_START, with each holder's reserved share); preemption
  *       chooses among them with all its rules (ADR 0006). Once per reservation; a stale answer
- *       re-opens it.</li>
+ *       re-opens it. A holder another decision is already evicting is not asked for: its GPUs
+ *       come back when it stops, and asking again would only be refused as stale, every cycle,
+ *       until then. While only such holders remain, the start waits (no request, no
+ *       decision).</li>
  * </ol>
  */
 final class ReservationRules {
@@ -158,8 +161,10 @@ final class ReservationRules {
           || c.pending.has(key)) {
         continue;
       }
-      // 1. the jobs on the reserved GPUs that are not the service's own instances
+      // 1. the jobs on the reserved GPUs that are not the service's own instances, and not
+      // already being evicted: their GPUs are on their way back (the reservation keeps them)
       TreeMap<String, Double> holders = new TreeMap<>();
+      TreeSet<String> leaving = new TreeSet<>();
       for (GpuRef g : r.gpus()) {
         int i = topo.indexOf(g.nodeId());
         if (i < 0 || g.gpuIndex() >= snap.ledger(i).gpuCount()) {
@@ -167,10 +172,19 @@ final class ReservationRules {
         }
         snap.ledger(i).holders(g.gpuIndex()).forEach((job, share) -> {
           Allocation a = snap.allocations().get(job);
-          if (a != null && !r.serviceId().equals(a.job().serviceId())) {
+          if (a == null || r.serviceId().equals(a.job().serviceId())) {
+            return;
+          }
+          if (c.evictionOf(job) != null) {
+            leaving.add(job);
+          } else {
             holders.merge(job, share, Double::sum);
           }
         });
+      }
+      if (holders.isEmpty() && !leaving.isEmpty()) {
+        // nothing to ask: look again once they have stopped (or their eviction was given up)
+        continue;
       }
       if (holders.isEmpty()) {
         c.pending = c.pending.put(c.journal, key, new PendingRequest(null, c.version(),
