@@ -19,10 +19,12 @@ import java.util.function.ToDoubleFunction;
  *   <li><b>trough utilisation</b> (F): allocated GPU share of the fleet in TROUGH and DEEP_TROUGH
  *       slots of the F4 slot map; mean of samples.
  *   <li><b>preemptions per job per day</b> (P): evictions ÷ offline job-days spent running.
- *   <li><b>ineffective preemptions</b> (P): among preemption decisions that evicted for a waiting
- *       job, the share whose preemptor did not start within the ineffective window (5 min) or
- *       whose realised gain (preemptor GPUs × min(run time, wait it avoided) × class weight, the
- *       P5 gain on realised run time) was below the victims' P4 cost.
+ *   <li><b>ineffective preemptions</b> (P): among preemption decisions placement enacted (an
+ *       eviction names them: a stale plan it refused evicted nobody and is not counted), the
+ *       share whose preemptor did not start within the ineffective window (5 min) or whose
+ *       realised gain (preemptor GPUs × min(run time, wait it avoided) × class weight, the P5
+ *       gain on realised run time; a Q3 guarantee reclaim, which expects no gain, on run time
+ *       alone) was below the victims' P4 cost.
  *   <li><b>effective compute share</b> (P): work kept (full-speed GPU-seconds that count towards
  *       completion, or serving time) ÷ GPU-seconds allocated. Checkpoint writes, restores, comm
  *       rebuilds, cache warm-up, redone progress and cross-domain slowdown are the difference.

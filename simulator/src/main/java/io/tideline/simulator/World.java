@@ -126,6 +126,11 @@ public final class World {
   private ClusterState ledger = ClusterState.empty();
   private final TreeMap<Instant, Map<String, Double>> forecasts = new TreeMap<>();
   private final Map<String, Preemption> preemptions = new HashMap<>();
+  /**
+   * Decisions placement enacted (an eviction names them): only these count as preemptions — a
+   * stale plan placement refused evicted nobody (measures follow applied facts).
+   */
+  private final java.util.Set<String> enacted = new java.util.HashSet<>();
 
   // measurement
   private final List<Double> onlineWaits = new ArrayList<>();
@@ -150,6 +155,9 @@ public final class World {
   private long decisionsSeen;
 
   /** A preemption decision that evicted, for the ineffective-preemption measure. */
+  /** The subject prefix of a Q3 guarantee reclaim's preemption decision (the kernel's). */
+  private static final String GUARANTEE_RECLAIM = "guarantee-reclaim/";
+
   private static final class Preemption {
     final Instant at;
     final String preemptor;
@@ -481,6 +489,9 @@ public final class World {
           placed(d);
         }
       } else if (v instanceof Eviction e) {
+        if (e.getDecisionId() != null) {
+          enacted.add(e.getDecisionId());
+        }
         evicted(e);
       } else if (v instanceof LedgerChange c) {
         io.tideline.core.cluster.state.LedgerChange change = ClusterMapping.change(c);
@@ -497,6 +508,8 @@ public final class World {
         if (who.startsWith("reservation/")) {
           Reservation res = ledger.reservations().get(who.substring("reservation/".length()));
           who = res == null ? who : "service/" + res.serviceId();
+        } else if (who.startsWith(GUARANTEE_RECLAIM)) {
+          who = who.substring(GUARANTEE_RECLAIM.length()); // Q3: the job below its guarantee
         }
         preemptions.put(p.getDecisionId(), new Preemption(at, who, p.getTotalCostGpuHours(),
             p.getGainGpuHours()));
@@ -904,9 +917,19 @@ public final class World {
     // ineffective preemptions: the preemptor did not start in the window, or what it ran did
     // not pay back the cost of its victims
     long ineffective = 0;
-    for (Preemption p : preemptions.values()) {
+    long enactedCount = 0;
+    for (Map.Entry<String, Preemption> e : preemptions.entrySet()) {
+      if (!enacted.contains(e.getKey())) {
+        continue;
+      }
+      enactedCount++;
+      Preemption p = e.getValue();
       double ran = ranGpuHours(p);
-      if (ran < 0 || Math.min(ran, p.gainGpuHours) < p.costGpuHours) {
+      // the realised gain: what the preemptor ran, priced like P5 prices its wait (class weight),
+      // capped by the gain the decision expected (it cannot avoid more wait than it would have
+      // had); a decision with no expected gain (Q3 guarantee reclaim) is judged on what it ran
+      double realised = p.gainGpuHours > 0 ? Math.min(ran, p.gainGpuHours) : ran;
+      if (ran < 0 || realised < p.costGpuHours) {
         ineffective++;
       }
     }
@@ -936,7 +959,7 @@ public final class World {
         nightN == 0 ? 0 : night / nightN,
         troughN == 0 ? 0 : trough / troughN,
         offlineRunningSeconds == 0 ? 0 : evictions / (offlineRunningSeconds / 86_400.0),
-        preemptions.isEmpty() ? 0 : ineffective / (double) preemptions.size(),
+        enactedCount == 0 ? 0 : ineffective / (double) enactedCount,
         allocatedGpuSeconds == 0 ? 0 : usefulGpuSeconds / allocatedGpuSeconds,
         Stats.median(bigJobWaits),
         timeline.isEmpty() ? 0 : alloc / timeline.size(),
@@ -945,15 +968,16 @@ public final class World {
         useful == 0 ? 0 : scenario.fleetCost() / useful,
         Stats.quantile(jcts, 0.5), Stats.quantile(jcts, 0.99),
         Stats.jainFairness(tenantDemanded, tenantReceived),
-        useful, evictions, preemptions.size(), migrations, reservations,
+        useful, evictions, enactedCount, migrations, reservations,
         overIssues.overIssues(), overIssues.gpuHours(now), submitted, completed,
         scaleUps, timeline);
   }
 
   /**
    * GPU-hours the preemptor of {@code p} ran in the first stint it started within the
-   * ineffective-preemption window after the decision; -1 if it did not start in it. A reservation
-   * start counts the service's instances that started in the window.
+   * ineffective-preemption window after the decision, each hour priced by its class weight (P5:
+   * static priority ÷ training's, the world's cost model config); -1 if it did not start in it.
+   * A reservation start counts the service's instances that started in the window.
    */
   private double ranGpuHours(Preemption p) {
     Instant until = p.at.plus(config.ineffectiveWindow());
@@ -973,11 +997,19 @@ public final class World {
       for (Instant[] s : j.stints) {
         if (!s[0].isBefore(p.at) && !s[0].isAfter(until)) {
           Instant e = s[1] == null ? now : s[1];
-          ran = Math.max(0, ran) + j.gpus() * TwinJob.seconds(s[0], e) / SECONDS_PER_HOUR;
+          ran = Math.max(0, ran) + classWeight(j) * j.gpus() * TwinJob.seconds(s[0], e)
+              / SECONDS_PER_HOUR;
           break;
         }
       }
     }
     return ran;
+  }
+
+  /** P5's class weight of {@code j}'s waiting time, in training GPU-hours. */
+  private static double classWeight(TwinJob j) {
+    return new io.tideline.core.preemption.PreemptionScore(PreemptionConfig.DEFAULTS)
+        .staticPriority(j.request.workloadClass(), j.request.critical())
+        / PreemptionConfig.DEFAULTS.trainingPriority();
   }
 }

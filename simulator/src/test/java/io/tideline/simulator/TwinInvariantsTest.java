@@ -94,6 +94,35 @@ class TwinInvariantsTest {
     assertThat(naive.result().evictions()).isGreaterThan(tideline.result().evictions());
   }
 
+  /**
+   * Measures follow applied facts: a preemption decision counts (and is judged effective or
+   * not) only once placement enacted it — an eviction names it. A stale plan placement refused
+   * evicted nobody. The pressured day has such plans, so counting decisions would differ.
+   */
+  @Test
+  void shouldCountOnlyThePreemptionDecisionsPlacementEnacted() throws Exception {
+    Scenario s = Scenario.synthetic(PRESSURE);
+    Set<String> decided = new TreeSet<>();
+    Set<String> enacted = new TreeSet<>();
+    InProcessTransport t = Twins.inProcess(s, Policy.TIDELINE).tap(r -> {
+      if (r.value() instanceof io.tideline.events.PreemptionDecision d
+          && d.getOutcome() == io.tideline.events.PreemptionOutcome.PREEMPT) {
+        decided.add(d.getDecisionId());
+      } else if (r.value() instanceof io.tideline.events.Eviction e
+          && e.getDecisionId() != null) {
+        enacted.add(e.getDecisionId());
+      }
+    });
+    SimResult r = Twin.run("tideline", Twins.world(s), t, Twin.Settings.of(PRESSURE),
+        PRESSURE.end(), null);
+    Set<String> counted = new TreeSet<>(decided);
+    counted.retainAll(enacted);
+
+    assertThat(decided).as("the day has plans placement did not enact")
+        .hasSizeGreaterThan(counted.size());
+    assertThat(r.preemptionDecisions()).isEqualTo(counted.size()).isPositive();
+  }
+
   @Test
   void shouldGiveTheSameTableForTheSameSeed() throws Exception {
     assertThat(run(Policy.TIDELINE, PRESSURE).result())
