@@ -326,6 +326,33 @@ class PreemptionFlowTest {
   }
 
   @Test
+  void shouldCapTheEligibleCandidatesNotTakenAndCountTheRest() {
+    d.close();
+    PreemptionPolicy one = PreemptionPolicy.defaults(ViewDriver.CLUSTER);
+    d = new ViewDriver(registry.url(), new PreemptionPolicy(one.cluster(), one.rules(),
+        one.placement(), one.assumedWait(), one.reservationValueHours(), one.offPeakStart(), 1,
+        one.maxViewLag(), one.maxInputLead(), one.mode()));
+    d.nodes(3, T11);
+    running("train-a", "n01", at("11:00:00"), at("13:58:00"));
+    running("train-b", "n02", at("11:01:00"), at("13:58:00"));
+    running("train-c", "n03", at("11:02:00"), at("13:58:00"));
+    d.admit(online("inf-1"), true, T14);
+
+    d.request(online("inf-1"), T14);
+
+    PreemptionDecision pd = d.decisions().get(0);
+    assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
+    assertThat(victims(pd)).hasSize(1);
+    assertThat(pd.getTrace()).as("one eligible candidate not taken, in words")
+        .filteredOn(e -> e.getOutcome().equals("SKIP") && e.getSubject().startsWith("train-"))
+        .hasSize(1);
+    assertThat(pd.getTrace()).filteredOn(e -> e.getOutcome().equals("SKIP")
+        && e.getSubject().equals(io.tideline.core.preemption.kernel.PreemptionKernel.VIEW))
+        .singleElement().satisfies(e -> assertThat(e.getDetail())
+            .startsWith("1 more eligible candidate(s) not taken"));
+  }
+
+  @Test
   void shouldRecordARefusedReclaimWhenEveryHolderIsProtectedAtTheReservationStart() {
     running("train-a", "n01", at("14:05:00"), null); // protected until 14:20
     running("train-b", "n02", at("14:06:00"), null); // protected until 14:21

@@ -26,7 +26,8 @@ import java.util.Set;
  *       P3 protection (first 15 min after (re)start) and cooldown (30 min after a preemption);
  *       P2 preemptor score ≥ 1.5 × victim score; P5 no huge state, not near completion, and its
  *       own cost × margin ≤ gain (no set containing it could pass P5).
- *   <li>Victim set: the eligible candidates sorted once by (cost, score, job id); the shortest
+ *   <li>Victim set: the eligible candidates in (cost, score, job id) order, ordered lazily as far
+ *       as the search reads ({@link #cheapestFirst}); the shortest
  *       prefix whose eviction makes the probe feasible (galloping then binary search: O(log k)
  *       probes for a prefix of k, instead of k); then pruned to an irreducible set, keeping cheap
  *       candidates and dropping ones the placement does not need (O(log k) probes per victim).
@@ -47,7 +48,7 @@ public final class PreemptionPlanner {
   private static final double SECONDS_PER_HOUR = 3600.0;
 
   /** Cost, then score, then job id: a total order, so ties never depend on snapshot order. */
-  private static final Comparator<Candidate> CHEAPEST_FIRST = (a, b) -> {
+  static final Comparator<Candidate> CHEAPEST_FIRST = (a, b) -> {
     int byCost = Double.compare(a.costGpuHours, b.costGpuHours);
     if (byCost != 0) {
       return byCost;
@@ -55,6 +56,18 @@ public final class PreemptionPlanner {
     int byScore = Double.compare(a.score, b.score);
     return byScore != 0 ? byScore : a.job.jobId().compareTo(b.job.jobId());
   };
+
+  /** A refused candidate's line beyond the detailed ones: its rule only, per rule. */
+  private static final TraceEntry[] BRIEF = new TraceEntry[PreemptionRule.values().length];
+  /** An eligible candidate not needed, beyond the detailed ones. */
+  private static final TraceEntry BRIEF_SKIP =
+      new TraceEntry("", PreemptionRule.VICTIM_SET, Result.SKIP, "");
+
+  static {
+    for (PreemptionRule r : PreemptionRule.values()) {
+      BRIEF[r.ordinal()] = new TraceEntry("", r, Result.REFUSE, "");
+    }
+  }
 
   private final PreemptionConfig config;
   private final PreemptionScore score;
@@ -95,6 +108,20 @@ public final class PreemptionPlanner {
   public PreemptionDecision decide(
       PreemptionRequest preemptor, List<RunningJob> running, FeasibilityProbe probe, Instant now,
       Instant nextTroughStart) {
+    return decide(preemptor, running, probe, now, nextTroughStart, Integer.MAX_VALUE);
+  }
+
+  /**
+   * {@link #decide(PreemptionRequest, List, FeasibilityProbe, Instant, Instant)} with the detail
+   * of the trace bounded: the first {@code detailed} refused candidates and the first
+   * {@code detailed} eligible candidates not needed (each in candidate order) get their line in
+   * words; beyond that a candidate's line names only its rule and result (subject and detail
+   * empty), which is all a capped trace keeps of it (the kernel counts such lines per rule). The
+   * decision is the same; at 100,000 running jobs the words are most of its cost.
+   */
+  public PreemptionDecision decide(
+      PreemptionRequest preemptor, List<RunningJob> running, FeasibilityProbe probe, Instant now,
+      Instant nextTroughStart, int detailed) {
     String pid = preemptor.jobId();
     double preemptorScore = score.of(preemptor);
     double gainGpuHours = gain.gpuHours(preemptor);
@@ -125,9 +152,23 @@ public final class PreemptionPlanner {
     TraceEntry[] slots = new TraceEntry[running.size()];
     List<Candidate> eligible = new ArrayList<>();
     StringBuilder line = new StringBuilder(128); // one buffer for every trace line of the decision
+    int pidHash = pid.hashCode();
+    int refused = 0;
     for (int i = 0; i < running.size(); i++) {
       RunningJob job = running.get(i);
-      Candidate c = screen(preemptor, preemptorScore, gainGpuHours, job, i, now, slots, line);
+      Candidate c;
+      String id = job.jobId();
+      if (id.hashCode() == pidHash && id.equals(pid)) { // the hash is cached: no byte compare
+        slots[i] = new TraceEntry(id, PreemptionRule.SELF, Result.REFUSE, "is the preemptor");
+        c = null;
+      } else if (refused < detailed) {
+        c = screen(preemptorScore, gainGpuHours, job, i, now, slots, line);
+        if (c == null) {
+          refused++;
+        }
+      } else {
+        c = screen(preemptorScore, gainGpuHours, job, i, now, slots, null);
+      }
       if (c != null) {
         eligible.add(c);
       }
@@ -138,15 +179,19 @@ public final class PreemptionPlanner {
           "no eligible victim among " + running.size() + " running jobs");
     }
 
-    // 4. Sort once, cheapest first, job id last for a total order.
-    sortCheapestFirst(eligible);
+    // 4. Cheapest first, job id last for a total order: ordered lazily, as far as the search
+    //    reads (the victims are a short prefix of tens of thousands of candidates).
+    List<Candidate> cheapestFirst = cheapestFirst(eligible);
 
     // 5. Shortest feasible prefix, then prune to an irreducible set.
-    Search search = new Search(preemptor, probe, eligible);
+    Search search = new Search(preemptor, probe, cheapestFirst);
     List<Candidate> chosen = search.irreducibleSet();
     if (chosen == null) {
-      eligible.forEach(c -> slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "eligible (",
-          "), but no set of eligible victims frees a placement")));
+      int n = 0;
+      for (Candidate c : eligible) { // candidate order, as the trace lists them
+        slots[c.slot()] = n++ < detailed ? c.entry(Result.SKIP, c.summary(line, "eligible (",
+            "), but no set of eligible victims frees a placement")) : BRIEF_SKIP;
+      }
       return verdict.refuse(PreemptionRule.FEASIBILITY, "no feasible placement even evicting all "
           + eligible.size() + " eligible candidates");
     }
@@ -158,9 +203,11 @@ public final class PreemptionPlanner {
     }
     verdict.totalCost = total;
     boolean pays = atLeast(gainGpuHours, total * config.gainMargin());
-    for (Candidate c : eligible) {
+    int skipped = 0;
+    for (Candidate c : eligible) { // candidate order, as the trace lists them
       if (!c.taken) {
-        slots[c.slot()] = c.entry(Result.SKIP, c.summary(line, "eligible (", "), not needed"));
+        slots[c.slot()] = skipped++ < detailed
+            ? c.entry(Result.SKIP, c.summary(line, "eligible (", "), not needed")) : BRIEF_SKIP;
       } else if (pays) {
         slots[c.slot()] = c.entry(Result.TAKE, c.summary(line, "", ""));
       } else {
@@ -259,41 +306,130 @@ public final class PreemptionPlanner {
   }
 
   /**
-   * Sorts by {@link #CHEAPEST_FIRST}, mostly on primitives: the candidates are ordered by a long
-   * key (the cost rounded to a float, then the position), and only runs whose float costs tie are
-   * re-sorted with the full comparator. Float rounding is monotone, so a smaller float cost means
-   * a smaller cost and the result is exactly the comparator's order — at a fraction of the cost of
-   * comparator calls on thousands of candidates.
+   * {@code list} in {@link #CHEAPEST_FIRST} order, as a read-only view that orders only as far
+   * as it is read: the search reads a prefix about as long as the victim set (galloping), so a
+   * full sort of every eligible candidate — a quarter of a decision at 100,000 running jobs — is
+   * wasted work. Mostly on primitives: each candidate is a long key (its cost rounded to a float,
+   * then its position); float rounding is monotone, so a smaller float cost is a smaller cost,
+   * and only candidates whose float costs tie are ordered with the full comparator. Reading
+   * element {@code i} first selects (quickselect) the next block of smallest keys — at least
+   * double the prefix ordered so far — and sorts only that block; a block always ends with a
+   * complete run of equal float costs, so the exact comparator orders each run whole.
    */
-  static void sortCheapestFirst(List<Candidate> list) {
+  static List<Candidate> cheapestFirst(List<Candidate> list) {
     int n = list.size();
     long[] keys = new long[n];
     for (int i = 0; i < n; i++) {
       double cost = list.get(i).costGpuHours + 0.0; // -0.0 → 0.0
       if (!(cost >= 0) || Double.isInfinite(cost)) {
-        list.sort(CHEAPEST_FIRST); // not a plain non-negative cost: the general path
-        return;
+        List<Candidate> all = new ArrayList<>(list);
+        all.sort(CHEAPEST_FIRST); // not a plain non-negative cost: the general path
+        return all;
       }
       keys[i] = ((long) Float.floatToIntBits((float) cost) << 32) | i;
     }
-    java.util.Arrays.sort(keys);
-    Candidate[] sorted = new Candidate[n];
-    for (int i = 0; i < n; i++) {
-      sorted[i] = list.get((int) keys[i]);
+    return new LazyOrder(list, keys);
+  }
+
+  /** See {@link #cheapestFirst}. */
+  private static final class LazyOrder extends java.util.AbstractList<Candidate>
+      implements java.util.RandomAccess {
+    private static final int FIRST_BLOCK = 64;
+    private final List<Candidate> list;
+    private final long[] keys;
+    private final Candidate[] ordered;
+    private int ready;
+
+    LazyOrder(List<Candidate> list, long[] keys) {
+      this.list = list;
+      this.keys = keys;
+      this.ordered = new Candidate[keys.length];
     }
-    // runs of equal float costs: the exact comparator decides
-    for (int start = 0; start < n; ) {
-      int end = start + 1;
-      while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
-        end++;
+
+    @Override
+    public Candidate get(int i) {
+      java.util.Objects.checkIndex(i, keys.length);
+      while (i >= ready) {
+        extend(Math.max(i + 1, Math.max(FIRST_BLOCK, 2 * ready)));
       }
-      if (end - start > 1) {
-        java.util.Arrays.sort(sorted, start, end, CHEAPEST_FIRST);
-      }
-      start = end;
+      return ordered[i];
     }
-    for (int i = 0; i < n; i++) {
-      list.set(i, sorted[i]);
+
+    @Override
+    public int size() {
+      return keys.length;
+    }
+
+    /** Orders at least the first {@code want} elements (keys[ready..] are the rest, unordered). */
+    private void extend(int want) {
+      int n = keys.length;
+      int end = Math.min(n, want);
+      if (end < n) {
+        select(keys, ready, n - 1, end - 1);
+        // the block ends with a whole run of its last float cost: pull in the rest of the run
+        long last = keys[end - 1] >>> 32;
+        for (int j = end; j < n; j++) {
+          if ((keys[j] >>> 32) == last) {
+            long t = keys[end];
+            keys[end] = keys[j];
+            keys[j] = t;
+            end++;
+          }
+        }
+      }
+      java.util.Arrays.sort(keys, ready, end);
+      for (int i = ready; i < end; i++) {
+        ordered[i] = list.get((int) keys[i]);
+      }
+      for (int start = ready; start < end; ) {
+        int stop = start + 1;
+        while (stop < end && (keys[stop] >>> 32) == (keys[start] >>> 32)) {
+          stop++;
+        }
+        if (stop - start > 1) {
+          java.util.Arrays.sort(ordered, start, stop, CHEAPEST_FIRST);
+        }
+        start = stop;
+      }
+      ready = end;
+    }
+
+    /**
+     * Quickselect: rearranges {@code a[lo..hi]} so that {@code a[k]} is the value it would have
+     * sorted, nothing smaller after it and nothing larger before it (median-of-three pivots).
+     */
+    private static void select(long[] a, int lo, int hi, int k) {
+      while (hi > lo) {
+        int mid = (lo + hi) >>> 1;
+        long x = a[lo];
+        long y = a[mid];
+        long z = a[hi];
+        long pivot = x < y ? (y < z ? y : Math.max(x, z)) : (x < z ? x : Math.max(y, z));
+        int i = lo;
+        int j = hi;
+        while (i <= j) {
+          while (a[i] < pivot) {
+            i++;
+          }
+          while (a[j] > pivot) {
+            j--;
+          }
+          if (i <= j) {
+            long t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            i++;
+            j--;
+          }
+        }
+        if (k <= j) {
+          hi = j;
+        } else if (k >= i) {
+          lo = i;
+        } else {
+          return;
+        }
+      }
     }
   }
 
@@ -335,66 +471,69 @@ public final class PreemptionPlanner {
    * Applies the per-candidate rules in cost order of the check itself; records a refusal in
    * {@code slots[i]} and returns {@code null}, or returns the eligible candidate.
    */
-  private Candidate screen(PreemptionRequest preemptor, double preemptorScore,
-      double gainGpuHours, RunningJob job, int i, Instant now, TraceEntry[] slots,
-      StringBuilder line) {
+  private Candidate screen(double preemptorScore, double gainGpuHours, RunningJob job, int i,
+      Instant now, TraceEntry[] slots, StringBuilder line) {
     String id = job.jobId();
-    if (id.equals(preemptor.jobId())) {
-      slots[i] = new TraceEntry(id, PreemptionRule.SELF, Result.REFUSE, "is the preemptor");
-      return null;
-    }
+    boolean words = line != null;
     if (config.neverVictimClasses().contains(job.workloadClass())) {
-      slots[i] = new TraceEntry(id, PreemptionRule.W1_NEVER_INTERRUPTED, Result.REFUSE,
-          neverInterruptedText[job.workloadClass().ordinal()]);
+      slots[i] = refusal(id, PreemptionRule.W1_NEVER_INTERRUPTED,
+          words ? neverInterruptedText[job.workloadClass().ordinal()] : null);
       return null;
     }
     if (!job.preemptible()) {
-      slots[i] = new TraceEntry(id, PreemptionRule.W4_PREEMPTIBLE, Result.REFUSE,
-          "not preemptible");
+      slots[i] = refusal(id, PreemptionRule.W4_PREEMPTIBLE, words ? "not preemptible" : null);
       return null;
     }
     if (guard.isProtected(job, now)) {
-      slots[i] = new TraceEntry(id, PreemptionRule.P3_PROTECTION, Result.REFUSE,
-          "protected until " + guard.protectedUntil(job));
+      slots[i] = refusal(id, PreemptionRule.P3_PROTECTION,
+          words ? "protected until " + guard.protectedUntil(job) : null);
       return null;
     }
     if (guard.inCooldown(job, now)) {
-      slots[i] = new TraceEntry(id, PreemptionRule.P3_COOLDOWN, Result.REFUSE,
-          "cooldown until " + guard.cooldownUntil(job.lastPreemptedAt()));
+      slots[i] = refusal(id, PreemptionRule.P3_COOLDOWN,
+          words ? "cooldown until " + guard.cooldownUntil(job.lastPreemptedAt()) : null);
       return null;
     }
     double victimScore = score.of(job, now);
     double ratio = preemptorScore / victimScore;
     if (!atLeast(preemptorScore, config.scoreRatioThreshold() * victimScore)) {
-      slots[i] = new TraceEntry(id, PreemptionRule.P2_THRESHOLD, Result.REFUSE,
-          Numbers.appendD2(fresh(line).append("score ratio "), ratio)
-              .append(thresholdText).toString());
+      slots[i] = refusal(id, PreemptionRule.P2_THRESHOLD, words
+          ? Numbers.appendD2(fresh(line).append("score ratio "), ratio).append(thresholdText)
+              .toString() : null);
       return null;
     }
     if (job.checkpoint() != null && job.checkpoint().stateSizeGb() > config.maxVictimStateGb()) {
-      slots[i] = new TraceEntry(id, PreemptionRule.P5_HUGE_STATE, Result.REFUSE,
-          "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + maxStateText);
+      slots[i] = refusal(id, PreemptionRule.P5_HUGE_STATE, words
+          ? "state " + Numbers.d0(job.checkpoint().stateSizeGb()) + maxStateText : null);
       return null;
     }
     double wall = costModel.wallSeconds(job, now);
     long remaining = job.expectedRemainingSeconds();
     if (remaining != RunningJob.UNKNOWN_REMAINING
         && remaining < config.nearCompletionFactor() * wall) {
-      StringBuilder b = fresh(line).append("near completion: ");
-      Numbers.appendLong(b, remaining).append(nearCompletionText);
-      Numbers.appendLong(b, Math.round(wall)).append(" s migration");
-      slots[i] = new TraceEntry(id, PreemptionRule.P5_NEAR_COMPLETION, Result.REFUSE,
-          b.toString());
+      String detail = null;
+      if (words) {
+        StringBuilder b = fresh(line).append("near completion: ");
+        Numbers.appendLong(b, remaining).append(nearCompletionText);
+        detail = Numbers.appendLong(b, Math.round(wall)).append(" s migration").toString();
+      }
+      slots[i] = refusal(id, PreemptionRule.P5_NEAR_COMPLETION, detail);
       return null;
     }
     double gpuHours = wall * job.gpusHeld() / SECONDS_PER_HOUR; // as MigrationCost.gpuHours()
     if (!atLeast(gainGpuHours, gpuHours * config.gainMargin())) {
-      slots[i] = new TraceEntry(id, PreemptionRule.P5_GAIN_VS_COST, Result.REFUSE,
-          Numbers.appendD2(Numbers.appendD2(fresh(line).append("cost "), gpuHours)
-              .append(marginText), gainGpuHours).append(" GPU-h").toString());
+      slots[i] = refusal(id, PreemptionRule.P5_GAIN_VS_COST, words
+          ? Numbers.appendD2(Numbers.appendD2(fresh(line).append("cost "), gpuHours)
+              .append(marginText), gainGpuHours).append(" GPU-h").toString() : null);
       return null;
     }
     return new Candidate(i, job, victimScore, ratio, gpuHours);
+  }
+
+  /** A candidate's refusal line; without {@code detail}, the brief one of its rule. */
+  private static TraceEntry refusal(String id, PreemptionRule rule, String detail) {
+    return detail == null ? BRIEF[rule.ordinal()]
+        : new TraceEntry(id, rule, Result.REFUSE, detail);
   }
 
   /** The decision's line buffer, emptied. */
@@ -409,7 +548,7 @@ public final class PreemptionPlanner {
   }
 
   /** An eligible victim with its score and price; {@code taken} marks the chosen set. */
-  private static final class Candidate {
+  static final class Candidate {
     private final int slot;
     private final RunningJob job;
     private final double score;

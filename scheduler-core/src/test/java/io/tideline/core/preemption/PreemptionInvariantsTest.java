@@ -100,6 +100,54 @@ class PreemptionInvariantsTest {
         "incremental walk = prefix probes");
   }
 
+  /** A planner whose trace details at most {@code detailed} lines of each capped kind. */
+  interface BoundedPlanner {
+    PreemptionDecision decide(PreemptionRequest p, List<RunningJob> jobs, FeasibilityProbe probe,
+        int detailed);
+  }
+
+  /**
+   * Bounding the trace's words changes nothing but words: the same outcome, victims, cost and
+   * gain, and the same lines, except that refused candidates and eligible ones not needed beyond
+   * the first {@code detailed} of each (in trace order) keep only their rule and result.
+   */
+  @SeededProperty
+  void shouldDecideTheSameWithATraceBoundedInWords(Seed seed) {
+    PreemptionPlanner p = new PreemptionPlanner(CONFIG);
+    boundedTraceKeepsTheDecision(seed, (r, jobs, probe, n) -> p.decide(r, jobs, probe, NOW,
+        null, n));
+  }
+
+  void boundedTraceKeepsTheDecision(Seed seed, BoundedPlanner bounded) {
+    seed.qt(200).forAll(cases(12), Gens.ints(0, 12)).checkAssert((c, detailed) -> {
+      RandomCluster rc = c.cluster();
+      PreemptionRequest p = c.request();
+      PreemptionDecision full = planner.decide(p, rc.jobs, rc.cluster);
+      PreemptionDecision brief = bounded.decide(p, rc.jobs, rc.cluster, detailed);
+
+      assertThat(brief.outcome()).isEqualTo(full.outcome());
+      assertThat(brief.victims()).isEqualTo(full.victims());
+      assertThat(brief.totalCostGpuHours()).isEqualTo(full.totalCostGpuHours());
+      List<TraceEntry> expected = new java.util.ArrayList<>();
+      int refused = 0;
+      int skipped = 0;
+      for (TraceEntry e : full.trace()) {
+        boolean refusal = e.result() == Result.REFUSE && !e.subject().equals(p.jobId());
+        boolean beyond = refusal ? ++refused > detailed
+            : e.result() == Result.SKIP && ++skipped > detailed;
+        expected.add(beyond ? new TraceEntry("", e.rule(), e.result(), "") : e);
+      }
+      assertThat(brief.trace()).as("the bounded trace").isEqualTo(expected);
+    });
+  }
+
+  @Test
+  void shouldCatchATraceBoundedOneLineLate() {
+    PreemptionPlanner p = new PreemptionPlanner(CONFIG);
+    assertCatches(seed -> boundedTraceKeepsTheDecision(seed, (r, jobs, probe, n) ->
+        p.decide(r, jobs, probe, NOW, null, n + 1)), "the bounded trace");
+  }
+
   @SeededProperty
   void shouldNeverBreakARule(Seed seed) {
     neverBreaksARule(seed, planner);

@@ -69,7 +69,9 @@ import java.util.TreeMap;
  *       must run; the victim guards apply ({@link PreemptionPlanner#reclaim}).</li>
  * </ol>
  * Every decision carries the view's ledger version, the rules' version and the trace, capped at
- * {@link PreemptionPolicy#traceCandidatesMax()} refused candidates (the rest counted per rule).
+ * {@link PreemptionPolicy#traceCandidatesMax()} refused candidates and as many eligible ones not
+ * needed (the rest counted per rule), so a decision over 100,000 running jobs stays one readable
+ * record well under a broker's message size (it listed every eligible candidate before).
  */
 public final class PreemptionKernel {
 
@@ -225,7 +227,7 @@ public final class PreemptionKernel {
     ClusterSnapshot s = cluster.snapshot();
     PreemptionDecision d = switch (policy.mode()) {
       case PLANNER -> planner.decide(core, runningJobs(cluster, at), new PlacementProbe(placer, s,
-          job, at), at, nextOffPeak(at));
+          job, at), at, nextOffPeak(at), policy.traceCandidatesMax());
       case NAIVE -> naive(cluster, core, job, at);
       case NONE -> null;
     };
@@ -292,7 +294,7 @@ public final class PreemptionKernel {
         WorkloadClass.ONLINE_INFERENCE, false, true, shortfall, 0, 0,
         shortfall * policy.reservationValueHours(), 0);
     PreemptionDecision d = planner.decide(core, candidates, new GpuCountProbe(0, held), at,
-        nextOffPeak(at));
+        nextOffPeak(at), policy.traceCandidatesMax());
     return decided(decisionId, r.requestId(), subject, "RESERVATION_START", d, cluster, head, 0);
   }
 
@@ -519,13 +521,16 @@ public final class PreemptionKernel {
 
   /**
    * The planner's trace as decision lines: every line about the preemptor and every candidate
-   * taken or skipped; refused candidates one by one up to the cap, the rest counted per rule.
+   * taken; refused candidates and eligible candidates not needed ({@code SKIP}) one by one up to
+   * the cap each, the rest counted per rule.
    */
   private List<TraceEntry> compact(List<io.tideline.core.preemption.TraceEntry> trace,
       String preemptorId) {
     List<TraceEntry> out = new ArrayList<>();
     Map<String, Integer> more = new LinkedHashMap<>();
+    Map<String, Integer> moreSkipped = new LinkedHashMap<>();
     int refusals = 0;
+    int skips = 0;
     var last = trace.isEmpty() ? null : trace.get(trace.size() - 1);
     for (var e : trace) {
       if (e == last) {
@@ -537,11 +542,19 @@ public final class PreemptionKernel {
         more.merge(e.rule().label(), 1, Integer::sum);
         continue;
       }
+      if (e.result() == io.tideline.core.preemption.TraceEntry.Result.SKIP
+          && ++skips > policy.traceCandidatesMax()) {
+        moreSkipped.merge(e.rule().label(), 1, Integer::sum);
+        continue;
+      }
       out.add(line(e));
     }
     more.forEach((rule, n) -> out.add(new TraceEntry(VIEW, rule, "REFUSE", n
         + " more candidate(s) refused by this rule (trace capped at "
         + policy.traceCandidatesMax() + " refusals)")));
+    moreSkipped.forEach((rule, n) -> out.add(new TraceEntry(VIEW, rule, "SKIP", n
+        + " more eligible candidate(s) not taken (trace capped at "
+        + policy.traceCandidatesMax() + " of them)")));
     if (last != null) {
       out.add(line(last));
     }

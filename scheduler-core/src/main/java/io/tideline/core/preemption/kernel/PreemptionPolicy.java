@@ -19,8 +19,9 @@ import java.util.Objects;
  *     GPU it lacks. Default 1
  * @param offPeakStart P6: local start (UTC) of the nightly trough, for the retry hint. Default
  *     00:00
- * @param traceCandidatesMax refused candidates written one by one into a decision's trace; the
- *     rest are counted per rule (a 10,000-job decision stays a readable message). Default 500
+ * @param traceCandidatesMax refused candidates, and eligible ones not taken, written one by one
+ *     into a decision's trace (up to this many of each); the rest are counted per rule (a
+ *     100,000-job decision stays a readable message). Default 500
  * @param maxViewLag a request made on a ledger version the view has not folded yet waits for it
  *     at most this long, then is answered on the view as it is (saying so). Default 1 min
  * @param maxInputLead an input timed more than this after the clock is refused. Default 1 day
