@@ -15,6 +15,8 @@ import io.tideline.core.model.WorkloadClass;
 import io.tideline.core.placement.PlacementConfig;
 import io.tideline.core.preemption.MigrationCostModel;
 import io.tideline.core.preemption.PreemptionConfig;
+import io.tideline.core.preemption.PreemptionGain;
+import io.tideline.core.preemption.kernel.PreemptionKernel;
 import io.tideline.core.slots.SlotClass;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
@@ -101,6 +103,8 @@ public final class World {
   private final Topology physical;
   private final double slowdown = PlacementConfig.DEFAULTS.crossSwitchSlowdown();
   private final MigrationCostModel costs = new MigrationCostModel(PreemptionConfig.DEFAULTS);
+  /** P5 priced with the same config as the costs: realised gain in the same unit. */
+  private final PreemptionGain gain = new PreemptionGain(PreemptionConfig.DEFAULTS);
   private final double onlineGuarantee;
   private final double onlinePeaks;
 
@@ -155,9 +159,6 @@ public final class World {
   private long decisionsSeen;
 
   /** A preemption decision that evicted, for the ineffective-preemption measure. */
-  /** The subject prefix of a Q3 guarantee reclaim's preemption decision (the kernel's). */
-  private static final String GUARANTEE_RECLAIM = "guarantee-reclaim/";
-
   private static final class Preemption {
     final Instant at;
     final String preemptor;
@@ -508,8 +509,9 @@ public final class World {
         if (who.startsWith("reservation/")) {
           Reservation res = ledger.reservations().get(who.substring("reservation/".length()));
           who = res == null ? who : "service/" + res.serviceId();
-        } else if (who.startsWith(GUARANTEE_RECLAIM)) {
-          who = who.substring(GUARANTEE_RECLAIM.length()); // Q3: the job below its guarantee
+        } else if (who.startsWith(PreemptionKernel.GUARANTEE_RECLAIM)) {
+          // Q3: the job below its guarantee
+          who = who.substring(PreemptionKernel.GUARANTEE_RECLAIM.length());
         }
         preemptions.put(p.getDecisionId(), new Preemption(at, who, p.getTotalCostGpuHours(),
             p.getGainGpuHours()));
@@ -1007,9 +1009,7 @@ public final class World {
   }
 
   /** P5's class weight of {@code j}'s waiting time, in training GPU-hours. */
-  private static double classWeight(TwinJob j) {
-    return new io.tideline.core.preemption.PreemptionScore(PreemptionConfig.DEFAULTS)
-        .staticPriority(j.request.workloadClass(), j.request.critical())
-        / PreemptionConfig.DEFAULTS.trainingPriority();
+  private double classWeight(TwinJob j) {
+    return gain.classWeight(j.request.workloadClass(), j.request.critical());
   }
 }

@@ -27,8 +27,16 @@ public final class PreemptionGain {
 
   /** The class weight of the preemptor's waiting time. */
   public double classWeight(PreemptionRequest request) {
-    return score.staticPriority(request.workloadClass(), request.critical())
-        / config.trainingPriority();
+    return classWeight(request.workloadClass(), request.critical());
+  }
+
+  /**
+   * The class weight of an hour of {@code workloadClass} work (critical or not), in training
+   * GPU-hours; the twin prices a preemptor's realised run time with it.
+   */
+  public double classWeight(io.tideline.core.model.WorkloadClass workloadClass,
+      boolean critical) {
+    return score.staticPriority(workloadClass, critical) / config.trainingPriority();
   }
 
   /** The gain in GPU-hours of placing {@code request} now instead of after its expected wait. */

@@ -75,6 +75,9 @@ import java.util.TreeMap;
  */
 public final class PreemptionKernel {
 
+  /** Prefix of a Q3 guarantee reclaim's subject (its preemptor id): then the waiting job's id. */
+  public static final String GUARANTEE_RECLAIM = "guarantee-reclaim/";
+
   /** Subject of the trace lines this kernel adds to the planner's. */
   public static final String VIEW = "preemption-view";
 
@@ -334,7 +337,7 @@ public final class PreemptionKernel {
    * run in the view and pass the victim guards; the decision evicts every one that does.
    */
   private Decided guarantee(ClusterState cluster, Reclaim q, Instant at) {
-    String subject = "guarantee-reclaim/" + q.jobId();
+    String subject = GUARANTEE_RECLAIM + q.jobId();
     String decisionId = q.reclaimId() != null ? q.reclaimId() + "/decision"
         : policy.cluster() + "/guarantee/" + q.jobId() + "/" + q.decidedAt().toEpochMilli();
     String rule = PreemptionRule.Q3_GUARANTEE_RECLAIM.label();
