@@ -79,6 +79,13 @@ public interface ForecasterConfig {
   @WithDefault("16")
   int maxOverIssueGpus();
 
+  /**
+   * What a reservation's start evicts for (ADR 0039): MEDIAN the part the forecast median expects,
+   * ON_WAIT nothing until an instance waits, RESERVED the whole reservation.
+   */
+  @WithDefault("MEDIAN")
+  ReservationConfig.StartEviction startEviction();
+
   /** Seed of the F4 K-means++ generator (same profile, same map: O2 replay). */
   @WithDefault("20261102")
   long slotClassifierSeed();
@@ -186,7 +193,8 @@ public interface ForecasterConfig {
         new ForecastConfig(slotLength(), windowDays(), holidayWindowDays(), minHolidayDays(),
             holidayFallbackFactor(), sketchRelativeAccuracy(), levelWindow(), maxLevelFactor(),
             calibration),
-        new ReservationConfig(leadTime(), releaseEarly(), quantile(), maxOverIssueGpus()),
+        new ReservationConfig(leadTime(), releaseEarly(), quantile(), maxOverIssueGpus(),
+            startEviction()),
         new SlotClassifierConfig(slotClassifierSeed(), slotClassifierMaxIterations()),
         holidays().orElse(List.of()), minuteGrace(), staleCarry(), silentForget(), maxInputLead(),
         jobMemory()));

@@ -168,14 +168,15 @@ public final class ClusterMapping {
   public static LedgerReservation reservation(Reservation r) {
     List<io.tideline.events.GpuRef> gpus = new ArrayList<>();
     r.gpus().forEach(g -> gpus.add(new io.tideline.events.GpuRef(g.nodeId(), g.gpuIndex())));
-    return new LedgerReservation(r.id(), r.serviceId(), gpus, r.startsAt(), r.releasedAt());
+    return new LedgerReservation(r.id(), r.serviceId(), gpus, r.startsAt(), r.releasedAt(),
+        r.expectedGpus());
   }
 
   public static Reservation reservation(LedgerReservation r) {
     TreeSet<GpuRef> gpus = new TreeSet<>();
     r.getGpus().forEach(g -> gpus.add(new GpuRef(g.getNodeId(), g.getGpuIndex())));
     return new Reservation(r.getId(), r.getServiceId(), gpus, r.getStartsAt(),
-        r.getReleasedAt());
+        r.getReleasedAt(), r.getExpectedGpus() == null ? gpus.size() : r.getExpectedGpus());
   }
 
   // ------------------------------------------------------------------------------ store records

@@ -130,7 +130,8 @@ public final class PlacementHost implements KernelHost.Stored<PlacementState> {
     } else if (value instanceof CapacityReservation c) {
       return new PlacementInput.ReservationCommand(c.getReservationId(), c.getServiceId(),
           PlacementInput.ReservationCommand.Action.valueOf(c.getAction().name()), c.getGpus(),
-          c.getValidFrom(), c.getValidUntil(), c.getIssuedAt());
+          c.getValidFrom(), c.getValidUntil(), c.getIssuedAt(),
+          c.getExpectedGpus() == null ? c.getGpus() : c.getExpectedGpus());
     } else if (value instanceof ClockTick t) {
       return new PlacementInput.ClockTick(new Tick(t.getTime(), t.getCluster()));
     } else if (value instanceof SlotForecast f) {

@@ -222,7 +222,7 @@ final class ViewDriver implements AutoCloseable {
     }
     send(TopicCatalogue.PLACEMENT_LEDGER, CLUSTER, LedgerChange.newBuilder().setCluster(CLUSTER)
         .setVersion(ledgerVersion).setAt(at).setChange(new LedgerReservationSet(
-            new LedgerReservation(id, service, refs, from, until))).build(), at);
+            new LedgerReservation(id, service, refs, from, until, null))).build(), at);
   }
 
   void reclaim(String jobId, ReclaimAction action, Instant at) {

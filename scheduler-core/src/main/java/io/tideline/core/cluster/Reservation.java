@@ -20,15 +20,28 @@ import java.util.TreeSet;
  * @param gpus the reserved GPUs
  * @param startsAt when the service may claim them (F2: 15 minutes before the forecast rise)
  * @param releasedAt early release instant (F3), or {@code null} while the reservation holds
+ * @param expectedGpus how many of the GPUs the rise is expected to use (the forecast median's
+ *     part of the reservation, F2): at its start placement evicts holders for these only; the rest
+ *     stays reserved for the upper tail and is reclaimed when an instance of the service waits
+ *     for it. Between 0 and {@code gpus.size()}; the whole reservation when the forecaster did
+ *     not say (records written before the field existed)
  */
 public record Reservation(
-    String id, String serviceId, SortedSet<GpuRef> gpus, Instant startsAt, Instant releasedAt) {
+    String id, String serviceId, SortedSet<GpuRef> gpus, Instant startsAt, Instant releasedAt,
+    int expectedGpus) {
 
   public Reservation {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(serviceId, "serviceId");
     Objects.requireNonNull(startsAt, "startsAt");
     gpus = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(gpus));
+    expectedGpus = Math.max(0, Math.min(expectedGpus, gpus.size()));
+  }
+
+  /** A reservation whose every GPU is expected to be used (evicted for at its start). */
+  public Reservation(
+      String id, String serviceId, SortedSet<GpuRef> gpus, Instant startsAt, Instant releasedAt) {
+    this(id, serviceId, gpus, startsAt, releasedAt, gpus.size());
   }
 
   /**
@@ -60,11 +73,11 @@ public record Reservation(
 
   /** The same reservation holding only {@code kept} (F3 partial early release). */
   public Reservation withGpus(SortedSet<GpuRef> kept) {
-    return new Reservation(id, serviceId, kept, startsAt, releasedAt);
+    return new Reservation(id, serviceId, kept, startsAt, releasedAt, expectedGpus);
   }
 
   /** The same reservation released early at {@code at} (F3). */
   public Reservation releasedAt(Instant at) {
-    return new Reservation(id, serviceId, gpus, startsAt, at);
+    return new Reservation(id, serviceId, gpus, startsAt, at, expectedGpus);
   }
 }

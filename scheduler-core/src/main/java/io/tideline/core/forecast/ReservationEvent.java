@@ -11,6 +11,9 @@ import java.util.Objects;
  * @param type what is decided
  * @param serviceId the online service
  * @param gpus GPUs reserved, released or over-issued
+ * @param expectedGpus RESERVE: how many of {@code gpus} the forecast median expects the rise to
+ *     use (the start evicts for these only; the rest covers the upper quantile and is reclaimed
+ *     when an instance waits); RELEASE and OVER_ISSUE: {@code gpus}
  * @param issuedAt the event time of the decision ({@code now})
  * @param from start of the period the GPUs concern. For RESERVE the slot start: between
  *     {@code issuedAt} and {@code from} placement lends these GPUs to preemptible training only
@@ -23,6 +26,7 @@ public record ReservationEvent(
     Type type,
     String serviceId,
     int gpus,
+    int expectedGpus,
     Instant issuedAt,
     Instant from,
     Instant until,
@@ -33,6 +37,9 @@ public record ReservationEvent(
     Objects.requireNonNull(type, "type");
     if (gpus <= 0) {
       throw new IllegalArgumentException("an event moves at least one GPU: " + gpus);
+    }
+    if (expectedGpus < 0 || expectedGpus > gpus) {
+      throw new IllegalArgumentException("expected GPUs " + expectedGpus + " outside 0.." + gpus);
     }
   }
 

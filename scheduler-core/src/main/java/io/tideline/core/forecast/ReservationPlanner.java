@@ -69,7 +69,8 @@ public final class ReservationPlanner {
             "%d of %d reserved GPUs unused %s before the reservation ends at %s",
             reservation.unusedGpus(), reservation.gpus(), minutes(config.releaseEarly()),
             reservation.until());
-        events.add(new ReservationEvent(Type.RELEASE, service, reservation.unusedGpus(), now, now,
+        events.add(new ReservationEvent(Type.RELEASE, service, reservation.unusedGpus(),
+            reservation.unusedGpus(), now, now,
             reservation.until(), config.quantile(), reason));
         trace.add(new TraceEntry(service, RULE_RELEASE,
             "RELEASE " + reservation.unusedGpus() + " GPUs", reason));
@@ -96,8 +97,17 @@ public final class ReservationPlanner {
           carried > 0 ? " (held " + position.heldGpus() + " minus reservation ending then "
               + carried + ")" : "");
       if (target > base) {
-        events.add(new ReservationEvent(Type.RESERVE, service, target - base, now, slotStart,
-            next.slotEnd(), config.quantile(), figures));
+        // the part the start evicts for (ADR 0039); the rest is reclaimed when an instance waits
+        int expected = switch (config.startEviction()) {
+          case RESERVED -> target - base;
+          case MEDIAN -> Math.max(0, Math.min(target - base,
+              next.wholeGpus(Quantile.P50) - base));
+          case ON_WAIT -> 0;
+        };
+        figures += String.format(Locale.ROOT, "; start evicts for %d (%s, median %.2f)",
+            expected, config.startEviction(), next.value(Quantile.P50));
+        events.add(new ReservationEvent(Type.RESERVE, service, target - base, expected, now,
+            slotStart, next.slotEnd(), config.quantile(), figures));
         trace.add(new TraceEntry(service, RULE_RESERVE, "RESERVE " + (target - base) + " GPUs",
             figures));
       } else {
@@ -120,7 +130,7 @@ public final class ReservationPlanner {
           config.maxOverIssueGpus(), capRoom, position.sharedPoolIdleGpus());
       if (grant > 0) {
         Instant until = grid.slotEndOf(now);
-        events.add(new ReservationEvent(Type.OVER_ISSUE, service, grant, now, now, until,
+        events.add(new ReservationEvent(Type.OVER_ISSUE, service, grant, grant, now, now, until,
             config.quantile(), figures));
         trace.add(new TraceEntry(service, RULE_OVER_ISSUE, "OVER_ISSUE " + grant + " GPUs"
             + (grant < shortfall ? " (capped)" : "") + " until " + until, figures));

@@ -111,9 +111,19 @@ public sealed interface PlacementInput extends Timed permits PlacementInput.Inve
    * @param validFrom when the service may claim them
    * @param validUntil when they stop being held
    * @param issuedAt when the forecaster decided
+   * @param expectedGpus RESERVE: how many of {@code gpus} the forecast median expects the rise to
+   *     use; the reservation's start evicts for these only ({@link
+   *     io.tideline.core.cluster.Reservation#expectedGpus()}); {@code gpus} when not said
    */
   record ReservationCommand(String reservationId, String serviceId, Action action, double gpus,
-      Instant validFrom, Instant validUntil, Instant issuedAt) implements PlacementInput {
+      Instant validFrom, Instant validUntil, Instant issuedAt, double expectedGpus)
+      implements PlacementInput {
+
+    /** A command whose every GPU is expected to be used. */
+    public ReservationCommand(String reservationId, String serviceId, Action action, double gpus,
+        Instant validFrom, Instant validUntil, Instant issuedAt) {
+      this(reservationId, serviceId, action, gpus, validFrom, validUntil, issuedAt, gpus);
+    }
 
     /** What the forecaster asks. */
     public enum Action { RESERVE, RELEASE, OVER_ISSUE }

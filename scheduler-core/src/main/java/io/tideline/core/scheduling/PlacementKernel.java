@@ -140,7 +140,7 @@ public final class PlacementKernel {
     }
     if (c.snap() != null) {
       // 3.–5. reservation starts, active defragmentation, the pass
-      reservations.start(c);
+      reservations.start(c, pass);
       defrag.active(c, pass);
       pass.run(c);
     }

@@ -36,8 +36,13 @@ import java.util.TreeSet;
  *   <li><b>Start</b> ({@link #start}): from its start a reservation admits only its service. The
  *       first cycle at or after it, the jobs on its GPUs other than the service's own instances are
  *       sent to preemption (RESERVATION_START, with each holder's reserved share); preemption
- *       chooses among them with all its rules (ADR 0006). Once per reservation; a stale answer
- *       re-opens it. A holder another decision is already evicting is not asked for: its GPUs
+ *       chooses among them with all its rules (ADR 0006). It asks only for the GPUs the rise is
+ *       expected to use ({@link Reservation#expectedGpus()}, the forecast median's part, ADR
+ *       0039) beyond those no one else holds; the upper tail stays with its holders (no new work
+ *       lands on it) until an instance of the service waits: a pass could not place it (its wait
+ *       was announced). Then the start asks again, for the expected part plus the instances
+ *       waiting; after an answer only once the ledger version moved (a refusal on the same ledger
+ *       would be the same refusal); never while a request is open. A stale answer re-opens it. A holder another decision is already evicting is not asked for: its GPUs
  *       come back when it stops, and asking again would only be refused as stale, every cycle,
  *       until then. While only such holders remain, the start waits (no request, no
  *       decision).</li>
@@ -87,7 +92,7 @@ final class ReservationRules {
         drop(c, rid);
         int n = (int) Math.ceil(r.gpus() - 1e-9);
         c.setReservation(new Reservation(rid, r.serviceId(), pick(c, n), r.validFrom(),
-            r.validUntil()));
+            r.validUntil(), (int) Math.ceil(Math.min(r.expectedGpus(), r.gpus()) - 1e-9)));
       }
     }
   }
@@ -151,14 +156,47 @@ final class ReservationRules {
     return out;
   }
 
+  /**
+   * GPUs of each service's instances that wait after a pass could not place them (their wait was
+   * announced): what a started reservation reclaims beyond its expected part.
+   */
+  private static Map<String, Double> waitingInstances(Cycle c, QueuePass pass) {
+    Map<String, Double> out = new TreeMap<>();
+    for (String id : c.cluster.admissions().ids()) {
+      JobRequest j = c.request(id);
+      if (j == null || j.workloadClass() != WorkloadClass.ONLINE_INFERENCE
+          || j.serviceId() == null || !c.mark(id).announced()) {
+        continue;
+      }
+      if (pass.waiting(c, id) != null) {
+        out.merge(j.serviceId(), j.gpuDemand(), Double::sum);
+      }
+    }
+    return out;
+  }
+
   /** Rule 4. */
-  void start(Cycle c) {
+  void start(Cycle c, QueuePass pass) {
     ClusterSnapshot snap = c.snap();
     Topology topo = snap.topology();
+    Map<String, Double> waiting = null;
     for (Reservation r : List.copyOf(c.cluster.reservations().values())) {
       String key = SUBJECT + r.id();
-      if (r.isOverIssue() || r.startsAt().isAfter(c.now) || !r.activeAt(c.now)
-          || c.pending.has(key)) {
+      if (r.isOverIssue() || r.startsAt().isAfter(c.now) || !r.activeAt(c.now)) {
+        continue;
+      }
+      PendingRequest p = c.pending.get(key);
+      if (p != null && p.status() == PendingRequest.Status.OPEN) {
+        continue;
+      }
+      if (waiting == null) {
+        waiting = waitingInstances(c, pass);
+      }
+      double waits = waiting.getOrDefault(r.serviceId(), 0.0);
+      if (p != null && (waits <= 0
+          || (p.requestId() != null && p.version() == c.version()))) {
+        // started: looked at again only for an instance that waits; after an answer, only once
+        // the ledger moved (a refusal on the same ledger would be the same refusal)
         continue;
       }
       // 1. the jobs on the reserved GPUs that are not the service's own instances, and not
@@ -186,17 +224,24 @@ final class ReservationRules {
         // nothing to ask: look again once they have stopped (or their eviction was given up)
         continue;
       }
-      if (holders.isEmpty()) {
-        c.pending = c.pending.put(c.journal, key, new PendingRequest(null, c.version(),
-            PendingRequest.Status.DONE, r.id()));
+      // 2. how much of it the service needs: the part the rise is expected to use plus its
+      // instances that wait now; the GPUs not held by anyone else (idle, the service's own, on
+      // their way back) count first; only the rest is asked for, and the upper tail stays with
+      // its holders until an instance of the service waits for it
+      double held = holders.values().stream().mapToDouble(Double::doubleValue).sum();
+      double free = r.gpus().size() - held;
+      int shortfall = (int) Math.ceil(Math.min(held, r.expectedGpus() + waits - free) - 1e-9);
+      if (shortfall <= 0) {
+        if (p == null) { // remembered once: looked at again only for an instance that waits
+          c.pending = c.pending.put(c.journal, key, new PendingRequest(null, c.version(),
+              PendingRequest.Status.DONE, r.id()));
+        }
         continue;
       }
-      // 2. ask preemption to decide among them (W4, P1–P6 are preemption's)
-      double held = holders.values().stream().mapToDouble(Double::doubleValue).sum();
-      int gpus = (int) Math.ceil(held - 1e-9);
+      // 3. ask preemption to decide among them (W4, P1–P6 are preemption's)
       String requestId = policy.cluster() + "/" + key + "/v" + c.version();
       JobRequest shape = new JobRequest(key, r.serviceId(), r.serviceId(), r.serviceId(),
-          WorkloadClass.ONLINE_INFERENCE, false, false, true, r.serviceId(), gpus, 1.0, 1, 0,
+          WorkloadClass.ONLINE_INFERENCE, false, false, true, r.serviceId(), shortfall, 1.0, 1, 0,
           List.of(), r.startsAt(), null, 0, null, 0);
       c.effects.add(new PlacementEffect.RequestPreemption(requestId, key,
           WorkloadClass.ONLINE_INFERENCE, shape, RequestTrigger.RESERVATION_START, c.version(),
@@ -207,7 +252,9 @@ final class ReservationRules {
           List.of(new TraceEntry(key, "F2 reservation start", "requested", "reservation "
               + r.id() + " for " + r.serviceId() + " started at " + r.startsAt() + "; "
               + String.format(Locale.ROOT, "%.2f", held) + " of its " + r.gpus().size()
-              + " GPU(s) held by " + holders.keySet() + "; request " + requestId)));
+              + " GPU(s) held by " + holders.keySet() + ", " + r.expectedGpus()
+              + " expected in use, " + String.format(Locale.ROOT, "%.2f", waits)
+              + " of instances waiting: " + shortfall + " to reclaim; request " + requestId)));
     }
   }
 }

@@ -29,9 +29,10 @@ class ReservationPlannerTest {
         forecast(SLOT_0800, 9, 12), position().held(8).demand(7).build());
 
     assertThat(decision.events()).containsExactly(new ReservationEvent(Type.RESERVE,
-        Scenario.SERVICE, 4, at("2026-11-02T07:45:00Z"), SLOT_0800, at("2026-11-02T08:15:00Z"),
-        Quantile.P90, decision.events().get(0).reason()));
-    assertThat(decision.events().get(0).reason()).contains("P90 12.00 -> 12 GPUs", "held 8");
+        Scenario.SERVICE, 4, 1, at("2026-11-02T07:45:00Z"), SLOT_0800,
+        at("2026-11-02T08:15:00Z"), Quantile.P90, decision.events().get(0).reason()));
+    assertThat(decision.events().get(0).reason()).contains("P90 12.00 -> 12 GPUs", "held 8",
+        "start evicts for 1 (MEDIAN, median 9.00)");
     assertThat(decision.trace()).anySatisfy(t -> assertThat(t.outcome()).isEqualTo(
         "RESERVE 4 GPUs"));
   }

@@ -322,6 +322,7 @@ public final class ForecastHost {
               .setReason(e.reason())
               .setIssuedAt(e.issuedAt())
               .setBasis(basis(r.basis()))
+              .setExpectedGpus((double) e.expectedGpus())
               .build()));
     }
     if (effect instanceof ForecastEffect.Forecast f) {

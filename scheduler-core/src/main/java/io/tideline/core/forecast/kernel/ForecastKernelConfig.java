@@ -86,6 +86,12 @@ public record ForecastKernelConfig(
         configuredHolidays, minuteGrace, staleCarry, silentForget, maxInputLead, jobMemory);
   }
 
+  /** This config with other F2/F3 reservation settings. */
+  public ForecastKernelConfig withReservation(ReservationConfig settings) {
+    return new ForecastKernelConfig(cluster, zone, forecast, settings, slotClassifier,
+        configuredHolidays, minuteGrace, staleCarry, silentForget, maxInputLead, jobMemory);
+  }
+
   /** The slot grid of every decision. */
   public SlotGrid grid() {
     return forecast.grid(zone);

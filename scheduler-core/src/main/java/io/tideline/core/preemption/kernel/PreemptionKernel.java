@@ -61,7 +61,8 @@ import java.util.TreeMap;
  *             (P1–P6) among every running job, with placement's own placer as the feasibility
  *             probe on the view;</li>
  *         <li>RESERVATION_START: only among the jobs placement names on the reserved GPUs; the
- *             shortfall is the reserved GPUs they hold; the gain is the shortfall ×
+ *             shortfall is the reserved GPUs they hold, at most the count placement asks for
+ *             (the part the rise is expected to use, ADR 0039); the gain is the shortfall ×
  *             {@link PreemptionPolicy#reservationValueHours()} (ADR 0006);</li>
  *       </ul></li>
  *   <li>answer quota's reclaims: an idle job (Q7 RECLAIM), an underused one to shrink (Q7
@@ -268,7 +269,11 @@ public final class PreemptionKernel {
           "placement named no job on the reserved GPUs: nobody to evict"));
       return refusal(decisionId, r.requestId(), subject, "RESERVATION_START", cluster, at, head);
     }
+    // placement asks for the part the rise is expected to use (ADR 0039), never more than held
     int shortfall = (int) Math.ceil(total - 1e-9);
+    if (r.gpuCount() > 0) {
+      shortfall = Math.min(shortfall, r.gpuCount());
+    }
     var res = r.reservationId() == null ? null : cluster.reservations().get(r.reservationId());
     head.add(new TraceEntry(subject, "F2 reservation start", "PASS", "reservation "
         + r.reservationId() + " for " + service
