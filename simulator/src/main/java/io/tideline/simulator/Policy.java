@@ -1,5 +1,6 @@
 package io.tideline.simulator;
 
+import io.tideline.core.forecast.ReservationConfig;
 import io.tideline.core.placement.NodeScoring;
 import java.util.List;
 import java.util.Objects;
@@ -23,26 +24,34 @@ import java.util.Objects;
  *     the fragmentation rule against the live mix (ADR 0038; {@code SimulatorMain
  *     --node-scoring FRAGMENTATION}, the same switch as placement-svc's
  *     {@code tideline.placement.node-scoring})
+ * @param startEviction what a reservation's start evicts for (ADR 0039; {@code SimulatorMain
+ *     --start-eviction}, the same switch as the forecaster's
+ *     {@code tideline.forecast.start-eviction}); the shipped default in every policy
  */
 public record Policy(String name, boolean hardSplit, Preemption preemption,
     boolean forecastReservations, boolean topologyAware, boolean defrag,
-    NodeScoring.Rule nodeScoring) {
+    NodeScoring.Rule nodeScoring, ReservationConfig.StartEviction startEviction) {
 
   /** Tideline: forecast reservations, the preemption planner, topology-aware placement, defrag. */
   public static final Policy TIDELINE = new Policy("tideline", false, Preemption.PLANNER, true,
-      true, true, NodeScoring.Rule.BEST_FIT);
+      true, true, NodeScoring.Rule.BEST_FIT,
+      ReservationConfig.DEFAULTS.startEviction());
   /** (a) Fixed partitions, no sharing, no preemption. */
   public static final Policy HARD_SPLIT = new Policy("hard-split", true, Preemption.NONE, false,
-      true, false, NodeScoring.Rule.BEST_FIT);
+      true, false, NodeScoring.Rule.BEST_FIT,
+      ReservationConfig.DEFAULTS.startEviction());
   /** (b) Priority-only preemption: no protection, cooldown, threshold or cost model. */
   public static final Policy NAIVE_PREEMPTION = new Policy("naive-preemption", false,
-      Preemption.NAIVE, true, true, true, NodeScoring.Rule.BEST_FIT);
+      Preemption.NAIVE, true, true, true, NodeScoring.Rule.BEST_FIT,
+      ReservationConfig.DEFAULTS.startEviction());
   /** (c) Reactive only: no forecast reservations. */
   public static final Policy NO_FORECAST = new Policy("no-forecast", false, Preemption.PLANNER,
-      false, true, true, NodeScoring.Rule.BEST_FIT);
+      false, true, true, NodeScoring.Rule.BEST_FIT,
+      ReservationConfig.DEFAULTS.startEviction());
   /** (d) Topology-blind best-fit placement. */
   public static final Policy TOPOLOGY_BLIND = new Policy("topology-blind", false,
-      Preemption.PLANNER, true, false, true, NodeScoring.Rule.BEST_FIT);
+      Preemption.PLANNER, true, false, true, NodeScoring.Rule.BEST_FIT,
+      ReservationConfig.DEFAULTS.startEviction());
 
   /** Tideline first, then the baselines a–d. */
   public static final List<Policy> ALL =
@@ -52,12 +61,19 @@ public record Policy(String name, boolean hardSplit, Preemption preemption,
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(preemption, "preemption");
     Objects.requireNonNull(nodeScoring, "nodeScoring");
+    Objects.requireNonNull(startEviction, "startEviction");
   }
 
   /** This policy ranking single-node placements by {@code rule}. */
   public Policy withNodeScoring(NodeScoring.Rule rule) {
     return new Policy(name, hardSplit, preemption, forecastReservations, topologyAware, defrag,
-        rule);
+        rule, startEviction);
+  }
+
+  /** This policy's reservations starting with {@code e} (ADR 0039). */
+  public Policy withStartEviction(ReservationConfig.StartEviction e) {
+    return new Policy(name, hardSplit, preemption, forecastReservations, topologyAware, defrag,
+        nodeScoring, e);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tideline.simulator;
 
+import io.tideline.core.forecast.ReservationConfig;
 import io.tideline.core.placement.NodeScoring;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -23,7 +24,9 @@ import java.util.concurrent.Future;
  * {@code --out DIR} (default {@code target/sim}),
  * {@code --jobs FILE} (a job trace CSV, see {@link JobTraceCsv}, instead of the synthetic mix),
  * {@code --policy NAME} (run one policy only, for profiling), {@code --threads N} (policies run
- * in parallel, default one thread per policy; results do not depend on it). Also writes the
+ * in parallel, default one thread per policy; results do not depend on it), {@code
+ * --start-eviction RESERVED|MEDIAN|ON_WAIT} (what a reservation's start evicts for, ADR 0039;
+ * default the shipped MEDIAN). Also writes the
  * charts ({@link Charts}) and {@code report.html} ({@link HtmlReport}).
  * The wall time reported here is measured in the main only; simulation logic never reads a clock.
  */
@@ -42,6 +45,7 @@ public final class SimulatorMain {
     String only = null;
     int threads = Policy.ALL.size();
     NodeScoring.Rule scoring = NodeScoring.Rule.BEST_FIT;
+    ReservationConfig.StartEviction startEviction = ReservationConfig.DEFAULTS.startEviction();
     for (int i = 0; i < args.length; i++) {
       String v = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -58,6 +62,7 @@ public final class SimulatorMain {
         case "--threads" -> threads = Integer.parseInt(v);
         // every policy ranking single-node placements by this rule (ADR 0038)
         case "--node-scoring" -> scoring = NodeScoring.Rule.valueOf(v);
+        case "--start-eviction" -> startEviction = ReservationConfig.StartEviction.valueOf(v);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
       i++;
@@ -82,7 +87,7 @@ public final class SimulatorMain {
     List<Policy> policies = new ArrayList<>();
     for (Policy p : Policy.ALL) {
       if (only == null || only.equals(p.name())) {
-        policies.add(p.withNodeScoring(scoring));
+        policies.add(p.withNodeScoring(scoring).withStartEviction(startEviction));
       }
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));

@@ -31,7 +31,7 @@ public final class Twins {
         Set.copyOf(QuotaKernelHost.inputTopics()));
     if (policy.forecastReservations()) {
       // baseline (c) runs without the forecaster: nobody reserves ahead of a rise
-      t.with("forecaster", new ForecastKernelHost(forecast(scenario)),
+      t.with("forecaster", new ForecastKernelHost(forecast(scenario, policy)),
           Set.copyOf(ForecastKernelHost.inputTopics()));
     }
     return t;
@@ -40,6 +40,12 @@ public final class Twins {
   /** The forecaster's settings for {@code scenario}: the shipped defaults in its zone. */
   public static ForecastKernelConfig forecast(Scenario scenario) {
     return ForecastKernelConfig.defaults(CLUSTER, scenario.config().zone());
+  }
+
+  /** The forecaster's settings for {@code scenario} under {@code policy}'s start eviction. */
+  public static ForecastKernelConfig forecast(Scenario scenario, Policy policy) {
+    ForecastKernelConfig c = forecast(scenario);
+    return c.withReservation(c.reservation().withStartEviction(policy.startEviction()));
   }
 
   /** A world for {@code scenario} with the twin's standard settings. */
