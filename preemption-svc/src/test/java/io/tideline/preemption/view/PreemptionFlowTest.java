@@ -243,6 +243,28 @@ class PreemptionFlowTest {
     assertThat(victims(d.decisions().get(0))).containsExactly("train-a");
   }
 
+  /**
+   * ADR 0039: the reservation's 8 GPUs are held by two jobs (6 and 2), but placement asks for the
+   * 5 the rise is expected to use: train-a alone frees them, and is worth it (cost 2.52 GPU-h ×
+   * 1.5 ≤ 5 GPU-h of reservation value). With the shortfall uncapped (all 8 held GPUs) the same
+   * request is refused.
+   */
+  @Test
+  void shouldReclaimOnlyTheCountPlacementAsksForAtAReservationStart() {
+    running("train-a", "n01", at("11:00:00"), at("13:58:00"));
+    running("train-b", "n02", at("11:00:00"), at("13:40:00"));
+    d.reserve("search/14:15", "search", 8, at("14:15:00"), at("15:00:00"), T14);
+
+    d.reservationStart("search/14:15", "search", Map.of("train-a", 6.0, "train-b", 2.0), 5,
+        at("14:15:00"));
+
+    PreemptionDecision pd = d.decisions().get(0);
+    assertThat(pd.getOutcome()).isEqualTo(PreemptionOutcome.PREEMPT);
+    assertThat(victims(pd)).containsExactly("train-a");
+    assertThat(line(pd, "reservation/search/14:15", "F2 reservation start").getDetail())
+        .contains("8.00 reserved GPU(s) held by [train-a, train-b]: 5 to reclaim");
+  }
+
   @Test
   void shouldChooseReservationStartVictimsAmongTheJobsPlacementNamesOnly() {
     running("train-a", "n01", at("11:00:00"), at("13:58:00"));

@@ -188,10 +188,16 @@ final class ViewDriver implements AutoCloseable {
    */
   String reservationStart(String reservationId, String service,
       java.util.Map<String, Double> holders, Instant at) {
+    return reservationStart(reservationId, service, holders,
+        (int) Math.ceil(holders.values().stream().mapToDouble(Double::doubleValue).sum()), at);
+  }
+
+  /** A reservation start asking for {@code count} GPUs among {@code holders} (ADR 0039). */
+  String reservationStart(String reservationId, String service,
+      java.util.Map<String, Double> holders, int count, Instant at) {
     String id = CLUSTER + "/reservation/" + reservationId + "/v" + ledgerVersion;
     List<io.tideline.events.ReservedGpuHolder> list = new ArrayList<>();
     holders.forEach((job, gpus) -> list.add(new io.tideline.events.ReservedGpuHolder(job, gpus)));
-    int count = (int) Math.ceil(holders.values().stream().mapToDouble(Double::doubleValue).sum());
     send(TopicCatalogue.PREEMPTION_REQUESTS, CLUSTER, PreemptionRequest.newBuilder()
         .setRequestId(id).setCluster(CLUSTER).setPreemptorJobId("reservation/" + reservationId)
         .setPreemptorClass(io.tideline.events.WorkloadClass.ONLINE_INFERENCE)
