@@ -38,11 +38,6 @@ public record ReservationConfig(
   public static final ReservationConfig DEFAULTS = new ReservationConfig(Duration.ofMinutes(15),
       Duration.ofMinutes(10), Quantile.P90, 16, StartEviction.MEDIAN);
 
-  /** Settings whose start evicts for the whole reservation. */
-  public ReservationConfig(
-      Duration leadTime, Duration releaseEarly, Quantile quantile, int maxOverIssueGpus) {
-    this(leadTime, releaseEarly, quantile, maxOverIssueGpus, StartEviction.RESERVED);
-  }
 
   public ReservationConfig {
     Objects.requireNonNull(quantile, "quantile");

@@ -42,7 +42,8 @@ import java.util.TreeSet;
  *       lands on it) until an instance of the service waits: a pass could not place it (its wait
  *       was announced). Then the start asks again, for the expected part plus the instances
  *       waiting; after an answer only once the ledger version moved (a refusal on the same ledger
- *       would be the same refusal); never while a request is open. A stale answer re-opens it. A holder another decision is already evicting is not asked for: its GPUs
+ *       would be the same refusal); never while a request is open. A stale answer re-opens it.
+ *       A holder another decision is already evicting is not asked for: its GPUs
  *       come back when it stops, and asking again would only be refused as stale, every cycle,
  *       until then. While only such holders remain, the start waits (no request, no
  *       decision).</li>

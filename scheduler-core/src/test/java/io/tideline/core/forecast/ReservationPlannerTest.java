@@ -201,7 +201,8 @@ class ReservationPlannerTest {
     // With a 10-minute lead, 07:50 is both 10 min before the 07:45-08:00 reservation ends and
     // 10 min before the 08:00 slot: all three rules fire on one tick.
     ReservationPlanner shortLead = new ReservationPlanner(new ReservationConfig(
-        Duration.ofMinutes(10), Duration.ofMinutes(10), Quantile.P90, 16),
+        Duration.ofMinutes(10), Duration.ofMinutes(10), Quantile.P90, 16,
+        ReservationConfig.StartEviction.MEDIAN),
         GRID);
     ReservationDecision decision = shortLead.plan(at("2026-11-02T07:50:00Z"),
         forecast(SLOT_0800, 9, 12),
@@ -251,7 +252,8 @@ class ReservationPlannerTest {
   void shouldCatchAPlannerThatOverIssuesPastTheCap() {
     // broken: the planner was configured with a cap of 32 instead of the documented 16
     ReservationPlanner loose = new ReservationPlanner(new ReservationConfig(
-        Duration.ofMinutes(15), Duration.ofMinutes(10), Quantile.P90, 32), GRID);
+        Duration.ofMinutes(15), Duration.ofMinutes(10), Quantile.P90, 32,
+        ReservationConfig.StartEviction.MEDIAN), GRID);
 
     assertCatches(seed -> overIssueStaysWithinShortfallCapAndPool(seed, loose),
         "within the cap of 16");
