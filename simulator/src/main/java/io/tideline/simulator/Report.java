@@ -42,6 +42,9 @@ import java.util.function.ToDoubleFunction;
  *       fallback lent shared-pool GPUs beyond the reservation and how many GPU-hours it held,
  *       from the ledger placement applied, not the forecaster's intentions
  *       ({@link OverIssueMeter}).
+ *   <li><b>forecast reservations, first day</b> (F, issue #21): RESERVEs published before the run's
+ *       first simulated day ended; the study starts without history, so these are the
+ *       forecaster's cold-start reservations (a forecast from the first observed hour).
  * </ul>
  */
 public final class Report {
@@ -91,6 +94,8 @@ public final class Report {
     rows.add(new Row("preemption decisions", "", "%.0f", r -> r.preemptionDecisions()));
     rows.add(new Row("defrag migrations", "", "%.0f", r -> r.migrations()));
     rows.add(new Row("forecast reservations", "", "%.0f", r -> r.reservations()));
+    rows.add(new Row("forecast reservations, first day", "", "%.0f",
+        r -> r.firstDayReservations()));
     rows.add(new Row("F3 over-issues", "", "%.0f", r -> r.overIssues()));
     rows.add(new Row("F3 over-issued GPU-hours", "", "%.1f", SimResult::overIssuedGpuHours));
     rows.add(new Row("offline jobs completed / submitted", "", "%s", r -> Double.NaN));

@@ -27,6 +27,9 @@ package io.tideline.simulator;
  * @param preemptionDecisions preemption decisions that evicted someone
  * @param migrations defragmentation migrations executed
  * @param reservations F2 reservations issued
+ * @param firstDayReservations F2 reservations issued in the run's first simulated day: with no
+ *     history before the start ({@link SimConfig#historyDays} 0, the study's default) these come
+ *     from the forecaster's cold start (issue #21: a forecast from the first observed hour)
  * @param overIssues F3 over-issues that held GPUs, from the applied ledger ({@link OverIssueMeter})
  * @param overIssuedGpuHours GPU-hours those over-issues held
  * @param jobsSubmitted offline jobs submitted
@@ -56,6 +59,7 @@ public record SimResult(
     long preemptionDecisions,
     long migrations,
     long reservations,
+    long firstDayReservations,
     long overIssues,
     double overIssuedGpuHours,
     long jobsSubmitted,
@@ -73,7 +77,8 @@ public record SimResult(
         nightPoolOccupancy, troughUtilisation, preemptionsPerJobDay, ineffectivePreemptionShare,
         effectiveComputeShare, bigJobQueueMedianMinutes, allocationRate, crossDomainShare,
         crossDomainShareAll, unitCost, jctP50Hours, jctP99Hours, jainFairness, usefulGpuHours,
-        evictions, preemptionDecisions, migrations, reservations, overIssues, overIssuedGpuHours,
+        evictions, preemptionDecisions, migrations, reservations, firstDayReservations, overIssues,
+        overIssuedGpuHours,
         jobsSubmitted, jobsCompleted,
         onlineScaleUps, timeline);
   }

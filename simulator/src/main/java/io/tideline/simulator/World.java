@@ -149,6 +149,9 @@ public final class World {
   private long evictions;
   private long migrations;
   private long reservations;
+  private long firstDayReservations;
+  /** The end of the run's first simulated day (F1 cold start: what is reserved before it). */
+  private Instant firstDayEnd = Instant.MIN;
   private final OverIssueMeter overIssues = new OverIssueMeter();
   private long offlinePlacements;
   private long multiNodePlacements;
@@ -218,6 +221,7 @@ public final class World {
    */
   public void start(Instant start, Instant end) {
     now = start;
+    firstDayEnd = start.plus(Duration.ofDays(1));
     for (Node n : scenario.nodes()) {
       List<GpuInfo> gpus = new ArrayList<>();
       for (int g = 0; g < n.gpuCount(); g++) {
@@ -501,6 +505,9 @@ public final class World {
       } else if (v instanceof io.tideline.events.CapacityReservation c
           && c.getAction() == io.tideline.events.ReservationAction.RESERVE) {
         reservations++;
+        if (at.isBefore(firstDayEnd)) {
+          firstDayReservations++;
+        }
       } else if (v instanceof SlotForecast f && !"*".equals(f.getServiceId())) {
         forecasts.computeIfAbsent(f.getSlotStart(), x -> new TreeMap<>())
             .put(f.getServiceId(), f.getP90());
@@ -970,7 +977,7 @@ public final class World {
         useful == 0 ? 0 : scenario.fleetCost() / useful,
         Stats.quantile(jcts, 0.5), Stats.quantile(jcts, 0.99),
         Stats.jainFairness(tenantDemanded, tenantReceived),
-        useful, evictions, enactedCount, migrations, reservations,
+        useful, evictions, enactedCount, migrations, reservations, firstDayReservations,
         overIssues.overIssues(), overIssues.gpuHours(now), submitted, completed,
         scaleUps, timeline);
   }

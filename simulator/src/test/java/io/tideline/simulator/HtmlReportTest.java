@@ -66,6 +66,21 @@ class HtmlReportTest {
   }
 
   @Test
+  void shouldReserveFromTheFirstDayOfARunWithoutHistory() {
+    // SMALL plays one day with no history before it: every reservation is a cold-start one
+    SimResult tideline = results.stream().filter(r -> r.policy().equals("tideline"))
+        .findFirst().orElseThrow();
+    SimResult noForecast = results.stream().filter(r -> r.policy().equals("no-forecast"))
+        .findFirst().orElseThrow();
+
+    assertThat(tideline.firstDayReservations()).isPositive()
+        .isEqualTo(tideline.reservations());
+    assertThat(noForecast.firstDayReservations()).isZero();
+    assertThat(new Report(results).markdown())
+        .contains("| forecast reservations, first day |  |");
+  }
+
+  @Test
   void shouldWriteOneSelfContainedReportWithEveryChartInlined(@TempDir Path dir) throws Exception {
     List<Path> charts = Charts.write(dir, results, SMALL.start());
     Path html = dir.resolve("report.html");
