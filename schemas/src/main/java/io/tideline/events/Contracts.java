@@ -14,6 +14,7 @@ public final class Contracts {
   /** Every record that is the value of some topic. */
   public static final List<Class<? extends SpecificRecord>> TOPIC_RECORDS = List.of(
       GpuSample.class,
+      GpuSampleBatch.class,
       NodeInventory.class,
       ClockTick.class,
       JobSubmitted.class,

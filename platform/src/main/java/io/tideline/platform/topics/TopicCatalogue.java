@@ -18,6 +18,11 @@ import java.util.Optional;
 public final class TopicCatalogue {
 
   public static final String GPU_TELEMETRY = "gpu.telemetry";
+  /**
+   * One record per node per scrape ({@code GpuSampleBatch}, key = node id, ADR 0040): read beside
+   * {@link #GPU_TELEMETRY}, which stays readable while producers move over.
+   */
+  public static final String GPU_TELEMETRY_BATCHES = "gpu.telemetry.batches";
   public static final String CLUSTER_INVENTORY = "cluster.inventory";
   public static final String CLUSTER_CLOCK = "cluster.clock";
   public static final String JOBS_SUBMITTED = "jobs.submitted";

@@ -4,6 +4,8 @@ import io.tideline.core.admission.SubmissionCheck;
 import io.tideline.core.admission.Violation;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.GpuInfo;
+import io.tideline.events.GpuReading;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.Holiday;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.NodeInventory;
@@ -82,6 +84,7 @@ public final class EventValidator {
       "JobLifecycle", "occurredAt",
       "NodeInventory", "observedAt",
       "GpuSample", "sampledAt",
+      "GpuSampleBatch", "sampledAt",
       "ClockTick", "time",
       "QuotaConfigDocument", "publishedAt",
       "Holiday", "declaredAt",
@@ -98,6 +101,8 @@ public final class EventValidator {
       "JobLifecycle", List.of("jobId"),
       "NodeInventory", List.of("nodeId"),
       "GpuSample", List.of("gpuId"),
+      "GpuSampleBatch", List.of("nodeId"),
+      "GpuReading", List.of("gpuId"),
       "ClockTick", List.of("cluster"),
       "QuotaConfigDocument", List.of("version", "document"),
       "Holiday", List.of("date", "name"),
@@ -388,13 +393,13 @@ public final class EventValidator {
     return switch (record + "." + field) {
       case "NodeInventory.gpuCount" -> new double[] {1, gpusPerNode};
       case "NodeInventory.gpuMemoryMiB" -> new double[] {0, bounds.maxGpuMemoryMiB()};
-      case "GpuInfo.index", "GpuInfo.nvlinkIsland", "GpuSample.gpuIndex",
+      case "GpuInfo.index", "GpuInfo.nvlinkIsland", "GpuSample.gpuIndex", "GpuReading.gpuIndex",
           "GpuAssignment.gpuIndex" -> new double[] {0, gpusPerNode - 1};
-      case "GpuSample.utilizationPct" -> new double[] {0, 100};
-      case "GpuSample.memoryUsedMiB", "GpuSample.memoryFreeMiB" ->
-          new double[] {0, bounds.maxGpuMemoryMiB()};
-      case "GpuSample.powerWatts" -> new double[] {0, 100_000};
-      case "GpuSample.temperatureC" -> new double[] {-273.15, 1_000};
+      case "GpuSample.utilizationPct", "GpuReading.utilizationPct" -> new double[] {0, 100};
+      case "GpuSample.memoryUsedMiB", "GpuSample.memoryFreeMiB", "GpuReading.memoryUsedMiB",
+          "GpuReading.memoryFreeMiB" -> new double[] {0, bounds.maxGpuMemoryMiB()};
+      case "GpuSample.powerWatts", "GpuReading.powerWatts" -> new double[] {0, 100_000};
+      case "GpuSample.temperatureC", "GpuReading.temperatureC" -> new double[] {-273.15, 1_000};
       case "JobLifecycle.progress" -> new double[] {0, 1};
       case "JobLifecycle.throughput", "JobSubmitted.dataCacheGb",
           "CheckpointProfile.stateSizeGb" -> new double[] {0, Double.MAX_VALUE};
@@ -446,6 +451,8 @@ public final class EventValidator {
           break;
         }
       }
+    } else if (event instanceof GpuSampleBatch b) {
+      batchRules(b, out);
     } else if (event instanceof Holiday h) {
       String p = holidayKeyProblem(key, h);
       if (p != null) {
@@ -593,6 +600,35 @@ public final class EventValidator {
       LocalTime.parse(value.trim(), HH_MM);
     } catch (DateTimeParseException e) {
       out.add(field + " '" + Clip.of(value) + "' is not a local time HH:mm (00:00–23:59)");
+    }
+  }
+
+  /**
+   * A node's scrape (ADR 0040): at least one GPU, at most a node's ({@code max-gpus-per-node}),
+   * each GPU once, by id and by index (the indexes' range is a field bound).
+   */
+  private void batchRules(GpuSampleBatch b, List<String> out) {
+    List<GpuReading> gpus = b.getGpus();
+    if (gpus.isEmpty()) {
+      out.add("gpus is empty: a scrape reports at least one GPU");
+      return;
+    }
+    if (gpus.size() > bounds.maxGpusPerNode()) {
+      out.add("gpus lists " + gpus.size() + " GPUs, a node has at most "
+          + bounds.maxGpusPerNode() + " (tideline.intake.max-gpus-per-node)");
+      return;
+    }
+    Set<String> ids = new HashSet<>();
+    Set<Integer> indexes = new HashSet<>();
+    for (GpuReading g : gpus) {
+      if (!ids.add(g.getGpuId())) {
+        out.add("gpus lists GPU " + Clip.of(g.getGpuId()) + " twice");
+        return;
+      }
+      if (!indexes.add(g.getGpuIndex())) {
+        out.add("gpus lists index " + g.getGpuIndex() + " twice");
+        return;
+      }
     }
   }
 

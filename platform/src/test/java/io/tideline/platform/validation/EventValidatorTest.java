@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuInfo;
+import io.tideline.events.GpuReading;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.Holiday;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -209,6 +211,60 @@ class EventValidatorTest {
         .setGpuIndex(0).setSampledAt(NOW).setState(SampleState.OK).setUtilizationPct(150.0)
         .setSource(SampleSource.DCGM).build();
     assertThat(problem("gpu.telemetry", "g", s)).contains("utilizationPct");
+  }
+
+  // ---- gpu.telemetry.batches (ADR 0040) ---------------------------------------------------
+
+  /** A node's scrape of {@code gpus} GPUs, all OK, indexes 0.., ids n1/0, n1/1, … */
+  private static GpuSampleBatch scrape(int gpus) {
+    List<GpuReading> readings = new ArrayList<>();
+    for (int g = 0; g < gpus; g++) {
+      readings.add(GpuReading.newBuilder().setGpuId("n1/" + g).setGpuIndex(g).setModel("H100")
+          .setState(SampleState.OK).setUtilizationPct(50.0).build());
+    }
+    return GpuSampleBatch.newBuilder().setCluster("default").setNodeId("n1").setSampledAt(NOW)
+        .setSource(SampleSource.DCGM).setGpus(readings).build();
+  }
+
+  @Test
+  void shouldAcceptANodesScrapeAsABatch() {
+    assertThat(problem("gpu.telemetry.batches", "n1", scrape(8))).isNull();
+  }
+
+  @Test
+  void shouldRefuseABatchListingAGpuTwice() {
+    GpuSampleBatch twice = scrape(4);
+    twice.getGpus().get(3).setGpuId("n1/1");
+    assertThat(problem("gpu.telemetry.batches", "n1", twice)).contains("n1/1 twice");
+    GpuSampleBatch index = scrape(4);
+    index.getGpus().get(3).setGpuIndex(0);
+    assertThat(problem("gpu.telemetry.batches", "n1", index)).contains("index 0 twice");
+  }
+
+  @Test
+  void shouldRefuseABatchLargerThanANodeOrEmpty() {
+    assertThat(problem("gpu.telemetry.batches", "n1", scrape(65)))
+        .contains("65 GPUs, a node has at most 64");
+    assertThat(problem("gpu.telemetry.batches", "n1", scrape(0))).contains("gpus is empty");
+  }
+
+  @Test
+  void shouldRefuseABatchWithOneGpuOutOfBounds() {
+    GpuSampleBatch hot = scrape(8);
+    hot.getGpus().get(5).setUtilizationPct(150.0);
+    assertThat(problem("gpu.telemetry.batches", "n1", hot)).contains("gpus[5].utilizationPct");
+    GpuSampleBatch index = scrape(8);
+    index.getGpus().get(2).setGpuIndex(1000);
+    assertThat(problem("gpu.telemetry.batches", "n1", index)).contains("gpuIndex");
+    GpuSampleBatch blank = scrape(8);
+    blank.getGpus().get(1).setGpuId(" ");
+    assertThat(problem("gpu.telemetry.batches", "n1", blank)).contains("gpuId is required");
+    GpuSampleBatch late = scrape(8);
+    late.setSampledAt(Instant.parse("2300-01-01T00:00:00Z"));
+    assertThat(problem("gpu.telemetry.batches", "n1", late)).contains("sampledAt");
+    GpuSampleBatch noNode = scrape(8);
+    noNode.setNodeId("");
+    assertThat(problem("gpu.telemetry.batches", "n1", noNode)).contains("nodeId is required");
   }
 
   @Test
