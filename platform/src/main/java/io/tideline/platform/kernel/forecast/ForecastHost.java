@@ -20,6 +20,7 @@ import io.tideline.core.trace.TraceEntry;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.Holiday;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -32,6 +33,7 @@ import io.tideline.events.SlotClassMap;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.deadletter.DeadLetters;
 import io.tideline.platform.intake.EventChecks;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.platform.validation.Clip;
 import io.tideline.platform.validation.EventValidator;
@@ -94,7 +96,8 @@ public final class ForecastHost {
   /** The topics the kernel's inputs come from, in the order the twin may feed them. */
   public static final List<String> INPUT_TOPICS = List.of(TopicCatalogue.CLUSTER_INVENTORY,
       TopicCatalogue.JOBS_SUBMITTED, TopicCatalogue.JOBS_LIFECYCLE, FORECAST_HOLIDAYS,
-      TopicCatalogue.GPU_TELEMETRY, TopicCatalogue.CLUSTER_CLOCK);
+      TopicCatalogue.GPU_TELEMETRY, TopicCatalogue.GPU_TELEMETRY_BATCHES,
+      TopicCatalogue.CLUSTER_CLOCK);
 
   /** Longest reason written into a dead letter (as the platform's {@code RecordIntake}). */
   static final int MAX_REASON = 2_000;
@@ -102,6 +105,7 @@ public final class ForecastHost {
   /** The record type each input topic carries. */
   private static final Map<String, Class<?>> TYPES = Map.of(
       TopicCatalogue.GPU_TELEMETRY, GpuSample.class,
+      TopicCatalogue.GPU_TELEMETRY_BATCHES, GpuSampleBatch.class,
       TopicCatalogue.CLUSTER_CLOCK, ClockTick.class,
       FORECAST_HOLIDAYS, Holiday.class,
       TopicCatalogue.JOBS_SUBMITTED, JobSubmitted.class,
@@ -140,6 +144,12 @@ public final class ForecastHost {
   public sealed interface Decoded {
     /** A kernel input. */
     record Accepted(ForecastInput input) implements Decoded {}
+
+    /**
+     * A node's scrape ({@code gpu.telemetry.batches}, ADR 0040): its GPUs' observations in the
+     * batch's order, exactly the inputs its GPUs' samples would each be, stepped back to back.
+     */
+    record AcceptedAll(List<ForecastInput> inputs) implements Decoded {}
 
     /** A valid record the forecaster has no use for (another cluster, a progress fact). */
     record Ignored(String why) implements Decoded {}
@@ -198,6 +208,8 @@ public final class ForecastHost {
       return switch (topic) {
         case TopicCatalogue.GPU_TELEMETRY -> value instanceof GpuSample s ? sample(s)
             : wrongType(topic, "GpuSample", value);
+        case TopicCatalogue.GPU_TELEMETRY_BATCHES -> value instanceof GpuSampleBatch b ? batch(b)
+            : wrongType(topic, "GpuSampleBatch", value);
         case TopicCatalogue.CLUSTER_CLOCK -> value instanceof ClockTick t ? tick(t)
             : wrongType(topic, "ClockTick", value);
         case FORECAST_HOLIDAYS -> value == null || value instanceof Holiday
@@ -241,6 +253,30 @@ public final class ForecastHost {
     return observation(s.getGpuId(), s.getNodeId(),
         s.getSampledAt() == null ? -1 : s.getSampledAt().toEpochMilli(),
         s.getState() == SampleState.STALE, s.getServiceId(), s.getJobId());
+  }
+
+  /** A batch as the inputs of its samples, in order ({@link SampleBatches}, ADR 0040). */
+  private static Decoded batch(GpuSampleBatch b) {
+    List<ForecastInput> inputs = new ArrayList<>(b.getGpus().size());
+    for (GpuSample s : SampleBatches.samples(b)) {
+      Decoded d = sample(s);
+      if (!(d instanceof Decoded.Accepted a)) {
+        return d; // the validator refused it already when decode() checked the batch
+      }
+      inputs.add(a.input());
+    }
+    return new Decoded.AcceptedAll(List.copyOf(inputs));
+  }
+
+  /**
+   * The kernel inputs a decoded record is, in the order they are stepped: one for an
+   * {@link Decoded.Accepted}, a batch's GPUs for an {@link Decoded.AcceptedAll}, none otherwise.
+   */
+  public static List<ForecastInput> inputs(Decoded d) {
+    if (d instanceof Decoded.Accepted a) {
+      return List.of(a.input());
+    }
+    return d instanceof Decoded.AcceptedAll all ? all.inputs() : List.of();
   }
 
   private static Decoded tick(ClockTick t) {

@@ -1,6 +1,7 @@
 package io.tideline.platform.kernel.forecast;
 
 import io.tideline.core.forecast.kernel.ForecastEffect;
+import io.tideline.core.forecast.kernel.ForecastInput;
 import io.tideline.core.forecast.kernel.ForecastKernel;
 import io.tideline.core.forecast.kernel.ForecastKernelConfig;
 import io.tideline.core.forecast.kernel.ForecastState;
@@ -66,21 +67,25 @@ public final class ForecastKernelHost implements KernelHost<ForecastState> {
       return new HostResult<>(state, List.of(), List.of(),
           List.of(new HostResult.Refusal(r.reason(), -1)), List.of());
     }
-    if (!(d instanceof ForecastHost.Decoded.Accepted a)) {
-      return new HostResult<>(state, List.of(), List.of(), List.of(), List.of());
-    }
-    Step<ForecastState, ForecastEffect> step = kernel.step(now, state, a.input());
+    // one input, or a batch's GPUs stepped back to back as their samples would be (ADR 0040)
+    ForecastState next = state;
     List<HostRecord> records = new ArrayList<>();
     List<HostResult.Refusal> refused = new ArrayList<>();
-    for (ForecastEffect e : step.effects()) {
-      if (e instanceof ForecastEffect.Refused r) {
-        refused.add(new HostResult.Refusal(r.reason(), -1));
-      } else {
-        for (ForecastHost.Emit emit : host.encode(e)) {
-          records.add(new HostRecord(emit.topic(), emit.key(), emit.value()));
+    List<ForecastEffect> effects = new ArrayList<>();
+    for (ForecastInput input : ForecastHost.inputs(d)) {
+      Step<ForecastState, ForecastEffect> step = kernel.step(now, next, input);
+      next = step.state();
+      effects.addAll(step.effects());
+      for (ForecastEffect e : step.effects()) {
+        if (e instanceof ForecastEffect.Refused r) {
+          refused.add(new HostResult.Refusal(r.reason(), -1));
+        } else {
+          for (ForecastHost.Emit emit : host.encode(e)) {
+            records.add(new HostRecord(emit.topic(), emit.key(), emit.value()));
+          }
         }
       }
     }
-    return new HostResult<>(step.state(), records, List.of(), refused, step.effects());
+    return new HostResult<>(next, records, List.of(), refused, effects);
   }
 }

@@ -13,6 +13,7 @@ import io.tideline.events.BillingUsage;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuAssignment;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.PricingKind;
@@ -30,8 +31,10 @@ import io.tideline.events.SampleState;
 import io.tideline.events.SlotClass;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.intake.JobRequests;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
@@ -103,6 +106,13 @@ public final class QuotaHost {
 
     /** A kernel input. */
     record Input(QuotaInput input) implements Decoded {}
+
+    /**
+     * A node's scrape ({@code gpu.telemetry.batches}, ADR 0040): the inputs of those of its GPUs'
+     * samples quota uses, in the batch's order (at least one), stepped back to back as the samples
+     * would be.
+     */
+    record Inputs(List<QuotaInput> inputs) implements Decoded {}
 
     /** Nothing for quota (another cluster, a stale sample, a fact quota does not use). */
     record Ignored(String why) implements Decoded {}
@@ -192,6 +202,23 @@ public final class QuotaHost {
         return new Decoded.Input(new QuotaInput.Sample(s.getGpuId(), s.getJobId(), u / 100.0,
             s.getSampledAt()));
       }
+      case TopicCatalogue.GPU_TELEMETRY_BATCHES -> {
+        if (!(value instanceof GpuSampleBatch b)) {
+          return wrongType("GpuSampleBatch", value);
+        }
+        List<QuotaInput> inputs = new ArrayList<>();
+        for (GpuSample s : SampleBatches.samples(b)) {
+          Decoded d = decode(TopicCatalogue.GPU_TELEMETRY, s);
+          if (d instanceof Decoded.Refused) {
+            return d; // one unusable GPU refuses the scrape, as the validator does
+          } else if (d instanceof Decoded.Input in) {
+            inputs.add(in.input());
+          }
+        }
+        return inputs.isEmpty()
+            ? new Decoded.Ignored("no usable utilisation of a job of this cluster")
+            : new Decoded.Inputs(List.copyOf(inputs));
+      }
       case TopicCatalogue.CLUSTER_CLOCK -> {
         if (!(value instanceof ClockTick t)) {
           return wrongType("ClockTick", value);
@@ -204,6 +231,17 @@ public final class QuotaHost {
         return new Decoded.Refused("VALIDATION", "unexpected input topic " + topic);
       }
     }
+  }
+
+  /**
+   * The kernel inputs a decoded record is, in the order they are stepped: one for an
+   * {@link Decoded.Input}, a batch's for {@link Decoded.Inputs}, none otherwise.
+   */
+  public static List<QuotaInput> inputs(Decoded d) {
+    if (d instanceof Decoded.Input in) {
+      return List.of(in.input());
+    }
+    return d instanceof Decoded.Inputs all ? all.inputs() : List.of();
   }
 
   private static Decoded wrongType(String expected, Object value) {

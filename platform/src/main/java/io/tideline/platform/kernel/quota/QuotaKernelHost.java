@@ -2,6 +2,7 @@ package io.tideline.platform.kernel.quota;
 
 import io.tideline.core.kernel.Step;
 import io.tideline.core.quota.kernel.QuotaEffect;
+import io.tideline.core.quota.kernel.QuotaInput;
 import io.tideline.core.quota.kernel.QuotaKernelConfig;
 import io.tideline.core.quota.kernel.QuotaKernelState;
 import io.tideline.events.LedgerInput;
@@ -32,7 +33,8 @@ public final class QuotaKernelHost implements KernelHost<QuotaKernelState> {
   public static List<String> inputTopics() {
     return List.of(QuotaHost.CONFIG, TopicCatalogue.JOBS_SUBMITTED,
         TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.FORECAST_SLOTS,
-        TopicCatalogue.GPU_TELEMETRY, TopicCatalogue.CLUSTER_CLOCK);
+        TopicCatalogue.GPU_TELEMETRY, TopicCatalogue.GPU_TELEMETRY_BATCHES,
+        TopicCatalogue.CLUSTER_CLOCK);
   }
 
   @Override
@@ -53,19 +55,23 @@ public final class QuotaKernelHost implements KernelHost<QuotaKernelState> {
       return new HostResult<>(state, List.of(), List.of(), List.of(
           new HostResult.Refusal(r.reason(), -1)), List.of());
     }
-    if (!(d instanceof QuotaHost.Decoded.Input in)) {
-      return new HostResult<>(state, List.of(), List.of(), List.of(), List.of());
-    }
-    Step<QuotaKernelState, QuotaEffect> step = host.kernel().step(now, state, in.input());
+    // one input, or a batch's usable GPUs stepped back to back as their samples would be
+    QuotaKernelState next = state;
     List<HostRecord> records = new ArrayList<>();
     List<HostResult.Refusal> refused = new ArrayList<>();
-    for (QuotaHost.Out o : host.encode(step.effects())) {
-      if (o instanceof QuotaHost.Out.Publish p) {
-        records.add(new HostRecord(p.topic(), p.key(), p.value()));
-      } else if (o instanceof QuotaHost.Out.DeadLetter l) {
-        refused.add(new HostResult.Refusal(l.reason(), l.seq()));
+    List<QuotaEffect> effects = new ArrayList<>();
+    for (QuotaInput input : QuotaHost.inputs(d)) {
+      Step<QuotaKernelState, QuotaEffect> step = host.kernel().step(now, next, input);
+      next = step.state();
+      effects.addAll(step.effects());
+      for (QuotaHost.Out o : host.encode(step.effects())) {
+        if (o instanceof QuotaHost.Out.Publish p) {
+          records.add(new HostRecord(p.topic(), p.key(), p.value()));
+        } else if (o instanceof QuotaHost.Out.DeadLetter l) {
+          refused.add(new HostResult.Refusal(l.reason(), l.seq()));
+        }
       }
     }
-    return new HostResult<>(step.state(), records, List.of(), refused, step.effects());
+    return new HostResult<>(next, records, List.of(), refused, effects);
   }
 }
