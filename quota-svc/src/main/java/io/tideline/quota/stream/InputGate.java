@@ -2,6 +2,7 @@ package io.tideline.quota.stream;
 
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.QuotaConfigDocument;
@@ -101,6 +102,7 @@ final class InputGate implements Processor<byte[], byte[], String, Routed> {
       case TopicCatalogue.JOBS_LIFECYCLE -> JobLifecycle.class;
       case TopicCatalogue.FORECAST_SLOTS -> SlotForecast.class;
       case TopicCatalogue.GPU_TELEMETRY -> GpuSample.class;
+      case TopicCatalogue.GPU_TELEMETRY_BATCHES -> GpuSampleBatch.class;
       case TopicCatalogue.CLUSTER_CLOCK -> ClockTick.class;
       default -> null;
     };

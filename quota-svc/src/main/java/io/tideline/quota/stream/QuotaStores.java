@@ -15,6 +15,8 @@ import io.tideline.state.QuotaDefinitionRecord;
 import io.tideline.state.QuotaJobRecord;
 import io.tideline.state.ServicePeakRecord;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -46,8 +48,15 @@ public final class QuotaStores {
     byte[] clock = meta.get(QuotaKernelState.CLOCK);
     Map<Long, QuotaInput.Buffered> inbox = new TreeMap<>();
     if (full) {
-      all(stores.apply(QuotaTopology.INBOX_STORE), LedgerInput.class).forEach((id, in) ->
-          inbox.put(QuotaKernelState.inboxSeq(id), input(host, avro, in)));
+      all(stores.apply(QuotaTopology.INBOX_STORE), LedgerInput.class).forEach((id, in) -> {
+        if (isReference(in)) {
+          return; // a GPU of a batch: its inputs come from the batch's first entry
+        }
+        long seq = QuotaKernelState.inboxSeq(id);
+        for (QuotaInput.Buffered b : inputs(host, avro, in)) {
+          inbox.put(seq++, b);
+        }
+      });
     }
     return host.restore(new QuotaStore.Stored(
         def == null ? null : StoreRecords.decode(QuotaDefinitionRecord.class, def),
@@ -62,15 +71,58 @@ public final class QuotaStores {
         inbox));
   }
 
-  /** A stored waiting input back as the kernel input it was. */
-  static QuotaInput.Buffered input(QuotaHost host, Deserializer<Object> avro, LedgerInput in) {
+  /**
+   * A stored waiting input back as the kernel inputs it was: one, or a batch's usable GPUs in
+   * order (ADR 0040: the batch is stored once, under its first GPU's sequence, and its GPUs waited
+   * at the sequences that follow; they share one event time, so they wait and drain together).
+   */
+  static List<QuotaInput.Buffered> inputs(QuotaHost host, Deserializer<Object> avro,
+      LedgerInput in) {
     Object event = avro.deserialize(in.getSourceTopic(), payload(in));
-    if (host.decode(in.getSourceTopic(), event) instanceof QuotaHost.Decoded.Input i
-        && i.input() instanceof QuotaInput.Buffered b) {
-      return b;
+    List<QuotaInput.Buffered> out = new ArrayList<>();
+    for (QuotaInput i : QuotaHost.inputs(host.decode(in.getSourceTopic(), event))) {
+      if (!(i instanceof QuotaInput.Buffered b)) {
+        out.clear();
+        break;
+      }
+      out.add(b);
     }
-    throw new IllegalStateException("a waiting input of " + in.getSourceTopic() + "@"
-        + in.getSourcePartition() + "/" + in.getSourceOffset() + " no longer decodes as one");
+    if (out.isEmpty()) {
+      throw new IllegalStateException("a waiting input of " + in.getSourceTopic() + "@"
+          + in.getSourcePartition() + "/" + in.getSourceOffset() + " no longer decodes as one");
+    }
+    return out;
+  }
+
+  /**
+   * What the inbox keeps under the sequence of a batch's second and later GPUs: where the batch
+   * is (topic, partition, offset), without its payload, which its first GPU's entry holds.
+   */
+  static LedgerInput reference(LedgerInput batch) {
+    return LedgerInput.newBuilder(batch).setPayload(ByteBuffer.allocate(0)).setSourceKey(null)
+        .build();
+  }
+
+  static boolean isReference(LedgerInput in) {
+    return !in.getPayload().hasRemaining();
+  }
+
+  /**
+   * The envelope of the waiting input at {@code seq}: for a reference, the batch it points back
+   * to (the nearest earlier entry with a payload), so its dead letter carries the batch.
+   */
+  static LedgerInput stored(ReadOnlyKeyValueStore<String, byte[]> inbox, long seq) {
+    for (long s = seq; s >= 0; s--) {
+      byte[] raw = inbox.get(QuotaKernelState.inboxId(s));
+      if (raw == null) {
+        break;
+      }
+      LedgerInput in = StoreRecords.decode(LedgerInput.class, raw);
+      if (!isReference(in)) {
+        return in;
+      }
+    }
+    return StoreRecords.decode(LedgerInput.class, inbox.get(QuotaKernelState.inboxId(seq)));
   }
 
   static byte[] payload(LedgerInput in) {

@@ -21,7 +21,7 @@ public final class QuotaTopics {
   /** Every input, in the order the topology subscribes. */
   public static final List<String> INPUTS = List.of(CONFIG, TopicCatalogue.JOBS_SUBMITTED,
       TopicCatalogue.JOBS_LIFECYCLE, TopicCatalogue.FORECAST_SLOTS, TopicCatalogue.GPU_TELEMETRY,
-      TopicCatalogue.CLUSTER_CLOCK);
+      TopicCatalogue.GPU_TELEMETRY_BATCHES, TopicCatalogue.CLUSTER_CLOCK);
 
   private QuotaTopics() {}
 

@@ -77,13 +77,28 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
       deadLetter(in, keyOf(event), r.errorClass(), r.reason(), record.timestamp());
       return;
     }
-    if (!(decoded instanceof QuotaHost.Decoded.Input input)) {
-      return; // nothing for quota: another cluster, a stale sample…
+    // one input, or a batch's usable GPUs stepped back to back as their samples would be
+    // (ADR 0040); nothing for quota (another cluster, a stale sample…) steps nothing
+    boolean stored = false;
+    for (QuotaInput input : QuotaHost.inputs(decoded)) {
+      stored |= step(record, in, input, stored);
     }
+  }
+
+  /**
+   * One kernel input of the record: decide, publish, persist.
+   *
+   * @param referenced whether an earlier GPU of the same batch stored the envelope already: the
+   *     inbox keeps a batch once, under its first GPU's sequence, and a reference (the same
+   *     source, no payload) under the following ones ({@link QuotaStores#read})
+   * @return whether the input waits in the inbox (its envelope, or a reference, was stored)
+   */
+  private boolean step(Record<String, byte[]> record, LedgerInput in, QuotaInput input,
+      boolean referenced) {
     // 2. The kernel decides.
     long seq = state.inbox().nextSeq();
     Step<QuotaKernelState, QuotaEffect> step = host.kernel().step(
-        Instant.ofEpochMilli(record.timestamp()), state, input.input());
+        Instant.ofEpochMilli(record.timestamp()), state, input);
     // 3. Publish (before the inbox entries a tick drained are deleted: dead letters need them).
     for (QuotaHost.Out out : host.encode(step.effects())) {
       if (out instanceof QuotaHost.Out.Publish p) {
@@ -92,18 +107,20 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
           listener.verdict(v.getVerdict().name());
         }
       } else if (out instanceof QuotaHost.Out.DeadLetter d) {
-        LedgerInput original = d.seq() < 0 ? in : StoreRecords.decode(LedgerInput.class,
-            stores.get(QuotaTopology.INBOX_STORE).get(QuotaKernelState.inboxId(d.seq())));
+        LedgerInput original = d.seq() < 0 ? in : QuotaStores.stored(
+            stores.get(QuotaTopology.INBOX_STORE), d.seq());
         deadLetter(original, d.key(), d.errorClass(), d.reason(), record.timestamp());
       }
     }
     // 4. Persist exactly what changed.
-    boolean buffered = !(input.input() instanceof QuotaInput.Clock);
+    boolean buffered = !(input instanceof QuotaInput.Clock);
+    boolean waits = false;
     for (Journal.Changed c : step.changes()) {
       KeyValueStore<String, byte[]> store = stores.get(QuotaTopology.STORES.get(c.table()));
       if (QuotaKernelState.INBOX.equals(c.table())) {
         if (buffered && c.id().equals(QuotaKernelState.inboxId(seq))) {
-          store.put(c.id(), StoreRecords.encode(in));
+          store.put(c.id(), StoreRecords.encode(referenced ? QuotaStores.reference(in) : in));
+          waits = true;
         } else {
           store.delete(c.id());
         }
@@ -117,6 +134,7 @@ final class QuotaWriter implements Processor<String, byte[], String, SpecificRec
       }
     }
     state = step.state();
+    return waits;
   }
 
   private void deadLetter(LedgerInput original, String key, String errorClass, String reason,

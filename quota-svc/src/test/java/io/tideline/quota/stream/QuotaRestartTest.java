@@ -3,6 +3,10 @@ package io.tideline.quota.stream;
 import io.tideline.platform.security.ProducerStamp;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tideline.events.GpuReading;
+import io.tideline.events.GpuSampleBatch;
+import io.tideline.events.SampleSource;
+import io.tideline.events.SampleState;
 import io.tideline.events.BillingUsage;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
@@ -138,9 +142,12 @@ class QuotaRestartTest {
           .at(T0.plus(Duration.ofMinutes(140))).build());
       tick(T0.plus(Duration.ofMinutes(141)));
       lifecycle("g1", LifecycleType.COMPLETED, T0.plus(Duration.ofMinutes(150)));
+      // s1's four GPUs in one node's scrape (ADR 0040): stored once, its GPUs wait after it
+      send(TopicCatalogue.GPU_TELEMETRY_BATCHES, "n1", scrape("s1", 4, 35,
+          T0.plus(Duration.ofMinutes(151))));
       awaitCaughtUp(appId);
-      assertThat(store(first, QuotaTopology.INBOX_STORE)).as("a completion waits for a tick")
-          .hasSize(1);
+      assertThat(store(first, QuotaTopology.INBOX_STORE))
+          .as("a completion and a scrape's four GPUs wait for a tick").hasSize(5);
     } finally {
       // Leave the group so the next instance takes the task over at once.
       first.close(new KafkaStreams.CloseOptions().leaveGroup(true)
@@ -375,6 +382,17 @@ class QuotaRestartTest {
   }
 
   private static KafkaProducer<String, SpecificRecord> producer;
+
+  /** One scrape of node n1: {@code gpus} GPUs of {@code job} at {@code pct} percent. */
+  static GpuSampleBatch scrape(String job, int gpus, double pct, Instant at) {
+    List<GpuReading> readings = new ArrayList<>();
+    for (int g = 0; g < gpus; g++) {
+      readings.add(GpuReading.newBuilder().setGpuId("n1/" + g).setGpuIndex(g)
+          .setState(SampleState.OK).setUtilizationPct(pct + g).setJobId(job).build());
+    }
+    return GpuSampleBatch.newBuilder().setCluster(CLUSTER).setNodeId("n1").setSampledAt(at)
+        .setSource(SampleSource.SIMULATOR).setGpus(readings).build();
+  }
 
   private static void send(String topic, String key, SpecificRecord value) {
     if (producer == null) {

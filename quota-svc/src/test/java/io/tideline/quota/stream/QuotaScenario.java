@@ -4,7 +4,9 @@ import io.tideline.platform.security.Provenance;
 import org.apache.kafka.streams.test.TestRecord;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
+import io.tideline.events.GpuReading;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LifecycleType;
@@ -115,6 +117,22 @@ final class QuotaScenario implements AutoCloseable {
         .setNodeId("n1").setGpuIndex(gpuIndex).setSampledAt(at).setState(SampleState.OK)
         .setUtilizationPct(pct).setJobId(jobId).setSource(SampleSource.SIMULATOR).build();
     send(TopicCatalogue.GPU_TELEMETRY, s.getGpuId(), avro(TopicCatalogue.GPU_TELEMETRY, s), at);
+  }
+
+  /**
+   * The utilisation of {@code gpus} GPUs of node n1 (indexes 0..) in one scrape: one batch on
+   * {@code gpu.telemetry.batches} (ADR 0040), the same GPUs {@link #utilisation} sends one by one.
+   */
+  void utilisationBatch(String jobId, int gpus, double pct, Instant at) {
+    List<GpuReading> readings = new ArrayList<>();
+    for (int g = 0; g < gpus; g++) {
+      readings.add(GpuReading.newBuilder().setGpuId("n1/" + g).setGpuIndex(g)
+          .setState(SampleState.OK).setUtilizationPct(pct).setJobId(jobId).build());
+    }
+    GpuSampleBatch b = GpuSampleBatch.newBuilder().setCluster(CLUSTER).setNodeId("n1")
+        .setSampledAt(at).setSource(SampleSource.SIMULATOR).setGpus(readings).build();
+    send(TopicCatalogue.GPU_TELEMETRY_BATCHES, "n1",
+        avro(TopicCatalogue.GPU_TELEMETRY_BATCHES, b), at);
   }
 
   void definition(String version, String document, Instant at) {

@@ -266,6 +266,57 @@ class QuotaTopologyTest {
     });
   }
 
+  /** An hour of a 4-GPU job at 30%, its GPUs sent one by one or as one batch per minute. */
+  private List<QuotaReclaim> hourAtThirtyPercent(QuotaScenario s, boolean batched) {
+    JobSubmitted job = training("idle1", 4, T0);
+    job.setExpectedDurationSeconds(10 * 3600L);
+    s.submit(job);
+    s.tick(T0.plusSeconds(1));
+    s.lifecycle("idle1", LifecycleType.STARTED, T0.plusSeconds(1));
+    for (int minute = 0; minute <= 60; minute++) {
+      Instant at = T0.plusSeconds(2).plus(Duration.ofMinutes(minute));
+      if (batched) {
+        s.utilisationBatch("idle1", 4, 30, at);
+      } else {
+        for (int gpu = 0; gpu < 4; gpu++) {
+          s.utilisation("idle1", gpu, 30, at);
+        }
+      }
+      if (minute % 10 == 5) {
+        s.tick(at.plusSeconds(1)); // some scrapes drained mid-way, the rest by the last ticks
+      }
+    }
+    s.tick(T0.plus(Duration.ofMinutes(60)).plusSeconds(3));
+    s.tick(T0.plus(Duration.ofMinutes(60)).plusSeconds(10));
+    return s.read(QuotaTopics.RECLAIMS);
+  }
+
+  @Test
+  void shouldRecommendTheSameShrinkFromABatchAsFromItsSamples() {
+    List<QuotaReclaim> samples = hourAtThirtyPercent(q, false);
+    List<QuotaReclaim> batches;
+    try (QuotaScenario other = new QuotaScenario(registry.url())) {
+      batches = hourAtThirtyPercent(other, true);
+      assertThat(other.<DeadLetter>read(TopicCatalogue.GPU_TELEMETRY_BATCHES + ".dlq")).isEmpty();
+    }
+    assertThat(samples).singleElement()
+        .satisfies(r -> assertThat(r.getAction()).isEqualTo(ReclaimAction.SHRINK));
+    assertThat(batches).isEqualTo(samples);
+  }
+
+  @Test
+  void shouldDeadLetterABadBatchWithTheReasonAndKeepDeciding() {
+    q.utilisationBatch("idle1", 65, 30, T0); // more GPUs than a node holds
+    q.raw(TopicCatalogue.GPU_TELEMETRY_BATCHES, "n1", "garbage".getBytes(), T0);
+    List<DeadLetter> letters = q.read(TopicCatalogue.GPU_TELEMETRY_BATCHES + ".dlq");
+    assertThat(letters).hasSize(2);
+    assertThat(letters.get(0).getError()).contains("65 GPUs, a node has at most 64");
+    assertThat(letters.get(1).getErrorClass()).isEqualTo("DESERIALIZATION");
+    q.submit(training("after", 1, T0.plusSeconds(5)));
+    q.tick(T0.plusSeconds(6));
+    assertThat(q.<QuotaVerdict>read(TopicCatalogue.QUOTA_VERDICTS)).isNotEmpty();
+  }
+
   @Test
   void shouldNotRecommendAnythingWhileTheWindowIsNotFullyObserved() {
     q.submit(training("idle2", 4, T0));
