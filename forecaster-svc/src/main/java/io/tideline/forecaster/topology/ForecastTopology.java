@@ -33,6 +33,7 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *  gpu.telemetry      --telemetry stage (decode, check, drop what cannot change a GPU-minute)--\
+ *  gpu.telemetry.batches --the same stage per node's scrape (ADR 0040) --> forecaster-telemetry-batches
  *  cluster.clock      --intake (decode, check)--> forecaster-clock (1 partition) ---------------\
  *  forecast.holidays  --intake--> forecaster-holidays ------------------------------------------ + kernel
  *  jobs.submitted     --intake--> forecaster-jobs ----------------------------------------------/  (one task)
@@ -125,6 +126,13 @@ public final class ForecastTopology {
               settings.service(), meters), Named.as(input.name() + "-intake"));
       accepted.add(split(intake, input.name(), outs));
     }
+    // a node's scrape per record (ADR 0040), read beside gpu.telemetry during the migration
+    KStream<byte[], Out> batches = builder
+        .stream(TopicCatalogue.GPU_TELEMETRY_BATCHES,
+            Consumed.with(bytes, bytes).withName("telemetry-batches-in"))
+        .process(() -> new TelemetryStage(TopicCatalogue.GPU_TELEMETRY_BATCHES, serdes, validator,
+            settings.service(), meters), Named.as("telemetry-batches-stage"));
+    accepted.add(split(batches, "telemetry-batches", outs));
 
     // 2. The kernel: one task reads every input's envelopes, decides on the ticks.
     KStream<byte[], byte[]> inputs = accepted.get(0);

@@ -15,8 +15,10 @@ import io.tideline.platform.ledger.TopologyDeadLetters;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
@@ -47,6 +49,7 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
   private final ForecastMeters meters;
   private final TopologyDeadLetters letters;
   private final Decoder<SampleFacts> telemetry;
+  private final Decoder<BatchFacts> batches;
   private ProcessorContext<byte[], Out> context;
   private final Map<String, KeyValueStore<String, SpecificRecord>> stores = new HashMap<>();
   /** Arrival sequence -> the envelope's bytes as they arrived (a registry-encoded LedgerInput). */
@@ -61,6 +64,7 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
     this.meters = meters;
     this.letters = new TopologyDeadLetters(serdes.writer(), service);
     this.telemetry = new Decoder<>(SampleFacts.class, "GpuSample", serdes.telemetry());
+    this.batches = new Decoder<>(BatchFacts.class, "GpuSampleBatch", serdes.telemetry());
   }
 
   @Override
@@ -83,11 +87,17 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
       while (it.hasNext()) {
         var kv = it.next();
         Decoded d = decode((LedgerInput) serdes.records().deserialize(Envelopes.INPUTS, kv.value));
-        if (!(d instanceof Decoded.Accepted a)) {
+        List<ForecastInput> inputs = ForecastHost.inputs(d);
+        if (inputs.isEmpty()) {
           throw new IllegalStateException("the inbox holds an input the forecaster no longer "
               + "accepts (seq " + kv.key + "): " + d);
         }
-        waiting.put(Long.parseLong(kv.key), a.input());
+        // a batch is kept once, under the sequence of its first GPU; its GPUs waited at the
+        // sequences that follow (they share one event time: they wait and drain together)
+        long seq = Long.parseLong(kv.key);
+        for (ForecastInput input : inputs) {
+          waiting.put(seq++, input);
+        }
       }
     }
     state = host.restore(tables, waiting);
@@ -98,47 +108,58 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
     LedgerInput envelope = (LedgerInput) serdes.records().deserialize(Envelopes.INPUTS,
         record.value());
     Decoded decoded = decode(envelope);
-    if (!(decoded instanceof Decoded.Accepted accepted)) {
+    List<ForecastInput> inputs = ForecastHost.inputs(decoded);
+    if (inputs.isEmpty()) {
       // accepted by the intake, so only a change of config between the two could do this
       deadLetter(envelope, record.timestamp(), decoded instanceof Decoded.Refused r
           ? r.errorClass() : DeadLetters.VALIDATION, String.valueOf(decoded));
       return;
     }
-    ForecastInput input = accepted.input();
-    Step<ForecastState, ForecastEffect> step =
-        kernel.step(Instant.ofEpochMilli(record.timestamp()), state, input);
-    state = step.state();
-    for (ForecastEffect effect : step.effects()) {
-      if (effect instanceof ForecastEffect.Refused refused) {
-        deadLetter(envelope, record.timestamp(), DeadLetters.VALIDATION, refused.reason());
-      } else if (effect instanceof ForecastEffect.Tally tally) {
-        meters.tally(tally.counts());
-      } else {
-        for (ForecastHost.Emit emit : host.encode(effect)) {
-          if (effect instanceof ForecastEffect.Reservation r) {
-            meters.reservation(r.event().type().name());
+    // one input, or a batch's GPUs stepped back to back as their samples would be (ADR 0040)
+    boolean stored = false;
+    boolean lettered = false;
+    for (ForecastInput input : inputs) {
+      Step<ForecastState, ForecastEffect> step =
+          kernel.step(Instant.ofEpochMilli(record.timestamp()), state, input);
+      state = step.state();
+      for (ForecastEffect effect : step.effects()) {
+        if (effect instanceof ForecastEffect.Refused refused) {
+          if (!lettered) { // a batch's GPUs share its time: refused together, one letter
+            deadLetter(envelope, record.timestamp(), DeadLetters.VALIDATION, refused.reason());
+            lettered = true;
           }
-          context.forward(new Record<>(emit.key().getBytes(StandardCharsets.UTF_8),
-              new Out(emit.topic(), serdes.writer().serialize(emit.topic(), emit.value())),
-              effect.at().toEpochMilli()));
-        }
-      }
-    }
-    for (Journal.Changed c : step.changes()) {
-      if (ForecastState.INBOX.equals(c.table())) {
-        if (input instanceof ForecastInput.Ticked) {
-          inbox.delete(c.id()); // drained by the tick
+        } else if (effect instanceof ForecastEffect.Tally tally) {
+          meters.tally(tally.counts());
         } else {
-          inbox.put(c.id(), record.value()); // waits under its arrival sequence, bytes as received
+          for (ForecastHost.Emit emit : host.encode(effect)) {
+            if (effect instanceof ForecastEffect.Reservation r) {
+              meters.reservation(r.event().type().name());
+            }
+            context.forward(new Record<>(emit.key().getBytes(StandardCharsets.UTF_8),
+                new Out(emit.topic(), serdes.writer().serialize(emit.topic(), emit.value())),
+                effect.at().toEpochMilli()));
+          }
         }
-        continue;
       }
-      Object entity = state.table(c.table()).get(c.id());
-      KeyValueStore<String, SpecificRecord> store = stores.get(c.table());
-      if (entity == null) {
-        store.delete(c.id());
-      } else {
-        store.put(c.id(), host.toStore(c.table(), entity));
+      for (Journal.Changed c : step.changes()) {
+        if (ForecastState.INBOX.equals(c.table())) {
+          if (input instanceof ForecastInput.Ticked) {
+            inbox.delete(c.id()); // drained by the tick
+          } else if (!stored) {
+            // waits under its arrival sequence, bytes as received; a batch once, under its
+            // first GPU's sequence (init() gives the GPUs after it the sequences that follow)
+            inbox.put(c.id(), record.value());
+            stored = true;
+          }
+          continue;
+        }
+        Object entity = state.table(c.table()).get(c.id());
+        KeyValueStore<String, SpecificRecord> store = stores.get(c.table());
+        if (entity == null) {
+          store.delete(c.id());
+        } else {
+          store.put(c.id(), host.toStore(c.table(), entity));
+        }
       }
     }
   }
@@ -151,6 +172,20 @@ final class KernelProcessor implements Processor<byte[], byte[], byte[], Out> {
   private Decoded decode(LedgerInput envelope) {
     String topic = envelope.getSourceTopic();
     byte[] value = Envelopes.value(envelope);
+    if (TopicCatalogue.GPU_TELEMETRY_BATCHES.equals(topic)) {
+      Decoder.Result<BatchFacts> r = batches.decode(topic, value, null);
+      if (r.value() == null) {
+        return new Decoded.Refused(r.errorClass(), r.error());
+      }
+      List<ForecastInput> inputs = new ArrayList<>(r.value().gpus().size());
+      for (SampleFacts s : r.value().gpus()) {
+        if (ForecastHost.observation(s.gpuId(), s.nodeId(), s.sampledAt(), s.stale(),
+            s.serviceId(), s.jobId()) instanceof Decoded.Accepted a) {
+          inputs.add(a.input());
+        }
+      }
+      return new Decoded.AcceptedAll(inputs);
+    }
     if (TopicCatalogue.GPU_TELEMETRY.equals(topic)) {
       Decoder.Result<SampleFacts> r = telemetry.decode(topic, value, null);
       return r.value() == null ? new Decoded.Refused(r.errorClass(), r.error())

@@ -58,4 +58,34 @@ final class SampleCheck {
     }
     return p == null ? null : subject + p;
   }
+
+  /**
+   * Why a node's scrape cannot be used, or {@code null}: the batch's own bounds (node, cluster,
+   * event time, the GPU list's rules of {@link EventValidator#batchProblem}) and each GPU's as its
+   * sample's (ADR 0040). One GPU out of bounds refuses the batch, as the validator does.
+   */
+  String problem(BatchFacts b, long timestamp) {
+    String subject = "GpuSampleBatch " + Clip.of(b.nodeId()) + ": ";
+    String p = b.nodeId() == null ? "nodeId is required"
+        : validator.stringProblem("GpuSampleBatch", "nodeId", b.nodeId());
+    if (p == null && b.clusterLength() > validator.maxLength("cluster")) {
+      p = "cluster has " + b.clusterLength() + " characters, at most "
+          + validator.maxLength("cluster") + " allowed";
+    }
+    if (p == null) {
+      String t = validator.timeProblem(Instant.ofEpochMilli(b.sampledAt()),
+          timestamp >= 0 ? Instant.ofEpochMilli(timestamp) : null);
+      p = t == null ? null : "sampledAt " + t;
+    }
+    List<SampleFacts> gpus = b.gpus();
+    if (p == null) {
+      p = validator.batchProblem(gpus.size(), i -> gpus.get(i).gpuId(),
+          i -> gpus.get(i).rest().gpuIndex());
+    }
+    for (int i = 0; p == null && i < gpus.size(); i++) {
+      String g = problem(gpus.get(i), timestamp);
+      p = g == null ? null : "gpus[" + i + "] " + g;
+    }
+    return p == null ? null : subject + p;
+  }
 }

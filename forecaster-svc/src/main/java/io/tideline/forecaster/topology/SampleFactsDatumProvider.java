@@ -7,8 +7,10 @@ import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
 
 /**
- * The registry deserializer's datum provider for {@code gpu.telemetry}: a record written as a
- * {@code GpuSample} (any version) is read as {@link SampleFacts} with {@link SampleFactsReader};
+ * The registry deserializer's datum provider for {@code gpu.telemetry} and
+ * {@code gpu.telemetry.batches}: a record written as a {@code GpuSample} (any version) is read as
+ * {@link SampleFacts} with {@link SampleFactsReader}, a {@code GpuSampleBatch} as
+ * {@link BatchFacts} with {@link BatchFactsReader};
  * anything else is read as the platform reads it (so a wrong record type still yields a clear
  * "expected a GpuSample" dead letter). Schema lookup by id and the wire format stay the
  * registry serde's.
@@ -16,6 +18,7 @@ import org.apache.avro.io.DatumWriter;
 public final class SampleFactsDatumProvider implements AvroDatumProvider<Object> {
 
   static final String GPU_SAMPLE = "io.tideline.events.GpuSample";
+  static final String GPU_SAMPLE_BATCH = "io.tideline.events.GpuSampleBatch";
 
   private final SpecificAvroDatumProvider<Object> others = new SpecificAvroDatumProvider<>();
   // The deserializer asks for a reader per record; the writer schema is almost always the same
@@ -30,9 +33,11 @@ public final class SampleFactsDatumProvider implements AvroDatumProvider<Object>
     if (seen != null && seen.writer() == writer) {
       return seen.reader();
     }
-    DatumReader<Object> reader =
-        writer.getType() == Schema.Type.RECORD && GPU_SAMPLE.equals(writer.getFullName())
-            ? new SampleFactsReader(writer) : others.createDatumReader(writer);
+    boolean record = writer.getType() == Schema.Type.RECORD;
+    DatumReader<Object> reader = record && GPU_SAMPLE.equals(writer.getFullName())
+        ? new SampleFactsReader(writer)
+        : record && GPU_SAMPLE_BATCH.equals(writer.getFullName()) ? new BatchFactsReader(writer)
+        : others.createDatumReader(writer);
     last = new Last(writer, reader);
     return reader;
   }

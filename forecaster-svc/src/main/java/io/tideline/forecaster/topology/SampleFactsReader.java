@@ -39,6 +39,14 @@ final class SampleFactsReader implements DatumReader<Object> {
   private final int[] figureIndex;
 
   SampleFactsReader(Schema writer) {
+    this(writer, false);
+  }
+
+  /**
+   * @param reading whether {@code writer} is one GPU of a batch ({@code GpuReading}, ADR 0040):
+   *     it has no nodeId nor sampledAt (the batch's), read as null and 0
+   */
+  SampleFactsReader(Schema writer, boolean reading) {
     this.fields = writer.getFields();
     this.plan = new Take[fields.size()];
     this.skips = new Skip[fields.size()];
@@ -69,8 +77,10 @@ final class SampleFactsReader implements DatumReader<Object> {
         ok = f.schema().getEnumOrdinal("OK");
       }
     }
-    if (ok < 0 || !writer.getField("gpuId").schema().getType().equals(Schema.Type.STRING)
-        || writer.getField("sampledAt").schema().getType() != Schema.Type.LONG) {
+    if (ok < 0 || writer.getField("gpuId") == null
+        || !writer.getField("gpuId").schema().getType().equals(Schema.Type.STRING)
+        || !reading && (writer.getField("sampledAt") == null
+            || writer.getField("sampledAt").schema().getType() != Schema.Type.LONG)) {
       throw new AvroTypeException("writer schema " + writer.getFullName()
           + " lacks gpuId/sampledAt/state as GpuSample defines them");
     }

@@ -27,7 +27,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  */
 final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
 
+  private final String topic;
   private final Decoder<SampleFacts> decoder;
+  private final Decoder<BatchFacts> batches;
   private final EventValidator validator;
   private final SampleCheck check;
   private final ForecastSerdes serdes;
@@ -41,6 +43,18 @@ final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
 
   TelemetryStage(ForecastSerdes serdes, EventValidator validator, String service,
       ForecastMeters meters) {
+    this(TopicCatalogue.GPU_TELEMETRY, serdes, validator, service, meters);
+  }
+
+  /**
+   * @param topic {@code gpu.telemetry} (a sample per record) or {@code gpu.telemetry.batches} (a
+   *     node's scrape per record, ADR 0040: checked as a whole, passed on as one envelope when any
+   *     of its GPUs can change its GPU-minute)
+   */
+  TelemetryStage(String topic, ForecastSerdes serdes, EventValidator validator, String service,
+      ForecastMeters meters) {
+    this.topic = topic;
+    this.batches = new Decoder<>(BatchFacts.class, "GpuSampleBatch", serdes.telemetry());
     this.serdes = serdes;
     this.validator = validator;
     this.check = new SampleCheck(validator);
@@ -63,7 +77,10 @@ final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
     RecordMetadata where = context.recordMetadata().orElse(null);
     int partition = where == null ? -1 : where.partition();
     long offset = where == null ? -1 : where.offset();
-    String topic = TopicCatalogue.GPU_TELEMETRY;
+    if (TopicCatalogue.GPU_TELEMETRY_BATCHES.equals(topic)) {
+      batch(record, partition, offset);
+      return;
+    }
     Decoded d;
     if (record.value() == null) {
       d = new Decoded.Refused(DeadLetters.DESERIALIZATION,
@@ -92,5 +109,46 @@ final class TelemetryStage implements Processor<byte[], byte[], byte[], Out> {
     } else {
       dropped.increment();
     }
+  }
+
+  /** A node's scrape: refused whole, or passed on whole if any GPU can change its minute. */
+  private void batch(Record<byte[], byte[]> record, int partition, long offset) {
+    String errorClass;
+    String reason;
+    if (record.value() == null) {
+      errorClass = DeadLetters.DESERIALIZATION;
+      reason = validator.tombstoneProblem(topic, record.key());
+    } else {
+      Decoder.Result<BatchFacts> decoded = batches.decode(topic, record.value(),
+          record.headers());
+      BatchFacts b = decoded.value();
+      String problem = b == null ? null : check.problem(b, record.timestamp());
+      if (b != null && problem == null) {
+        int pass = 0;
+        for (SampleFacts s : b.gpus()) {
+          // every GPU is offered to the filter, so it remembers each GPU's minute
+          if (ForecastHost.observation(s.gpuId(), s.nodeId(), s.sampledAt(), s.stale(),
+              s.serviceId(), s.jobId()) instanceof Decoded.Accepted a
+              && filter.pass((GpuObserved) a.input())) {
+            pass++;
+          }
+        }
+        passed.increment(pass);
+        dropped.increment(b.gpus().size() - pass);
+        if (pass > 0) {
+          context.forward(new Record<>(record.key(), Envelopes.accepted(serdes.writer(),
+              Envelopes.of(topic, partition, offset, record.key(), record.value())),
+              record.timestamp()));
+        }
+        return;
+      }
+      errorClass = b == null ? decoded.errorClass() : DeadLetters.VALIDATION;
+      reason = b == null ? decoded.error() : problem;
+    }
+    refused.increment();
+    meters.deadLettered(topic, errorClass);
+    context.forward(new Record<>(record.key(), letters.letter(topic, partition, offset,
+        record.key(), record.value(), errorClass, reason, record.timestamp()),
+        record.timestamp()));
   }
 }

@@ -2,6 +2,7 @@ package io.tideline.forecaster.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.SampleSource;
 import io.tideline.events.SampleState;
 import io.tideline.forecaster.config.ForecastSettings;
@@ -9,6 +10,7 @@ import io.tideline.forecaster.topology.ForecastMeters;
 import io.tideline.forecaster.topology.ForecastSerdes;
 import io.tideline.forecaster.topology.ForecastTopology;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.testkit.KafkaBroker;
 import io.tideline.testkit.TidelineInfra;
@@ -47,6 +49,12 @@ import org.apache.kafka.streams.StreamsConfig;
  * [samples, default 300000] [stream threads, default 1]
  * </pre>
  *
+ * <p>With {@code -Dbench.batches=true} (ADR 0040) the same samples are published twice: one
+ * {@code GpuSample} per record on a topic of their own, and one {@code GpuSampleBatch} per node
+ * (8 GPUs) on {@code gpu.telemetry.batches}, which is what the topology then reads; every figure
+ * is in GPU-samples/s (a batch counts its GPUs), and the topology's ratio is given to the decoding
+ * consumer of batches and to the decoding consumer of single samples.
+ *
  * <p>What is timed, for each reader, is from its first record to its last (start-up and group
  * joins excluded): (1) a plain consumer of raw bytes, (2) a plain consumer that also decodes each
  * sample through the registry deserializer (the least work any reader of the topic does),
@@ -84,6 +92,10 @@ public final class ForecastThroughputBenchmark {
       infra.broker().createTopics(ForecastTopology.FORECAST_SLOTMAP);
       keepForever(bootstrap, TopicCatalogue.GPU_TELEMETRY);
       Map<String, Object> serde = AvroSerdes.serdeConfig(infra.registry().url(), true);
+      if (Boolean.getBoolean("bench.batches")) {
+        batchesMain(infra, bootstrap, serde, samples, threads);
+        System.exit(0);
+      }
       produce(bootstrap, serde, samples);
 
       double raw = consume(bootstrap, samples, null);
@@ -106,6 +118,86 @@ public final class ForecastThroughputBenchmark {
       System.out.printf(Locale.ROOT, "ratio topology / decoding cons.: %.2f%n", streams / decoded);
     }
     System.exit(0);
+  }
+
+  /** Single samples on their own topic (for the consumers), the same as batches of a node. */
+  static final String SAMPLES_TOPIC = "bench.gpu.telemetry.samples";
+  static final int GPUS_PER_NODE = 8;
+
+  private static void batchesMain(TidelineInfra infra, String bootstrap,
+      Map<String, Object> serde, int samples, int threads) throws Exception {
+    infra.broker().createTopics(SAMPLES_TOPIC + ":6");
+    keepForever(bootstrap, SAMPLES_TOPIC);
+    keepForever(bootstrap, TopicCatalogue.GPU_TELEMETRY_BATCHES);
+    int scrapes = samples / GPUS;
+    samples = scrapes * GPUS; // whole scrapes of the fleet
+    produceBoth(bootstrap, serde, scrapes);
+    int batches = samples / GPUS_PER_NODE;
+    double rawSamples = consume(bootstrap, SAMPLES_TOPIC, samples, 1, null);
+    double decodedSamples = consume(bootstrap, SAMPLES_TOPIC, samples, 1,
+        AvroSerdes.valueDeserializer(serde));
+    double rawBatches = consume(bootstrap, TopicCatalogue.GPU_TELEMETRY_BATCHES, batches,
+        GPUS_PER_NODE, null);
+    double decodedBatches = consume(bootstrap, TopicCatalogue.GPU_TELEMETRY_BATCHES, batches,
+        GPUS_PER_NODE, AvroSerdes.valueDeserializer(serde));
+    double streams = streams(bootstrap, serde, samples, threads);
+    System.out.printf(Locale.ROOT, "%n=== forecaster throughput on batches, %d GPU-samples (%d GPUs"
+        + " on %d-GPU nodes, %d services, 6 partitions), in-JVM broker ===%n", samples, GPUS,
+        GPUS_PER_NODE, SERVICES);
+    System.out.printf(Locale.ROOT, "plain consumer, raw bytes, samples    : %,10.0f GPU-samples/s%n",
+        rawSamples);
+    System.out.printf(Locale.ROOT, "plain consumer, Avro decoded, samples : %,10.0f GPU-samples/s%n",
+        decodedSamples);
+    System.out.printf(Locale.ROOT, "plain consumer, raw bytes, batches    : %,10.0f GPU-samples/s%n",
+        rawBatches);
+    System.out.printf(Locale.ROOT, "plain consumer, Avro decoded, batches : %,10.0f GPU-samples/s%n",
+        decodedBatches);
+    System.out.printf(Locale.ROOT, "forecast topology on batches (EOS v2, %d thread%s): %,10.0f "
+        + "GPU-samples/s%n", threads, threads == 1 ? "" : "s", streams);
+    System.out.printf(Locale.ROOT, "ratio topology / decoding consumer of batches : %.2f%n",
+        streams / decodedBatches);
+    System.out.printf(Locale.ROOT, "ratio topology / decoding consumer of samples : %.2f%n",
+        streams / decodedSamples);
+  }
+
+  /**
+   * {@code scrapes} scrapes of the fleet every 10 s of event time, each sample on
+   * {@link #SAMPLES_TOPIC} and each node's 8 as one batch on {@code gpu.telemetry.batches}.
+   */
+  private static void produceBoth(String bootstrap, Map<String, Object> serde, int scrapes) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    Instant start = Instant.parse("2026-11-10T00:00:00Z");
+    try (KafkaProducer<byte[], Object> producer = new KafkaProducer<>(p,
+        new ByteArraySerializer(), AvroSerdes.valueSerializer(serde))) {
+      for (int k = 0; k < scrapes; k++) {
+        Instant at = start.plusSeconds(10L * k);
+        List<GpuSample> scrape = new java.util.ArrayList<>(GPUS);
+        for (int gpu = 0; gpu < GPUS; gpu++) {
+          scrape.add(sample(gpu, at));
+        }
+        for (GpuSample s : scrape) {
+          producer.send(new ProducerRecord<>(SAMPLES_TOPIC, null, at.toEpochMilli(),
+              s.getGpuId().getBytes(StandardCharsets.UTF_8), s));
+        }
+        for (GpuSampleBatch b : SampleBatches.ofScrape(scrape, GPUS_PER_NODE)) {
+          producer.send(new ProducerRecord<>(TopicCatalogue.GPU_TELEMETRY_BATCHES, null,
+              at.toEpochMilli(), b.getNodeId().getBytes(StandardCharsets.UTF_8), b));
+        }
+      }
+      producer.flush();
+    }
+  }
+
+  private static GpuSample sample(int gpu, Instant at) {
+    String service = gpu % 10 == 0 ? null : "svc-" + (gpu % SERVICES);
+    return GpuSample.newBuilder().setGpuId("gpu-" + gpu).setCluster("default")
+        .setNodeId("node-" + gpu / GPUS_PER_NODE).setGpuIndex(gpu % GPUS_PER_NODE)
+        .setSampledAt(at).setState(SampleState.OK).setUtilizationPct(60.0)
+        .setServiceId(service).setJobId(service == null ? null : service + "-pod-" + gpu)
+        .setSource(SampleSource.SIMULATOR).build();
   }
 
   /**
@@ -152,13 +244,23 @@ public final class ForecastThroughputBenchmark {
   }
 
   private static double consume(String bootstrap, int samples, Deserializer<Object> decoder) {
+    return consume(bootstrap, TopicCatalogue.GPU_TELEMETRY, samples, 1, decoder);
+  }
+
+  /**
+   * Reads {@code count} records of {@code topic} and returns GPU-samples/s, each record counting
+   * {@code perRecord} GPU-samples.
+   */
+  private static double consume(String bootstrap, String topic, int count, int perRecord,
+      Deserializer<Object> decoder) {
+    int samples = count;
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, KafkaBroker.unique("bench-consumer"));
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p,
         new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(TopicCatalogue.GPU_TELEMETRY));
+      consumer.subscribe(List.of(topic));
       long first = 0;
       long n = 0;
       long sink = 0;
@@ -177,7 +279,7 @@ public final class ForecastThroughputBenchmark {
       if (sink == 42) {
         System.out.print("");
       }
-      return n * 1e9 / elapsed;
+      return n * perRecord * 1e9 / elapsed;
     }
   }
 

@@ -7,6 +7,8 @@ import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
 import io.tideline.events.DeadLetter;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.events.Holiday;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -60,6 +62,7 @@ final class ForecastDriver implements AutoCloseable {
   final ForecastMeters meters = new ForecastMeters(registry);
   private final Serializer<Object> avro;
   private final TestInputTopic<byte[], byte[]> telemetry;
+  private final TestInputTopic<byte[], byte[]> batches;
   private final TestInputTopic<byte[], byte[]> clock;
   private final TestInputTopic<byte[], byte[]> holidays;
   private final TestInputTopic<byte[], byte[]> submissions;
@@ -100,6 +103,7 @@ final class ForecastDriver implements AutoCloseable {
         bounds), p);
     ByteArraySerializer bytes = new ByteArraySerializer();
     telemetry = driver.createInputTopic(TopicCatalogue.GPU_TELEMETRY, bytes, bytes);
+    batches = driver.createInputTopic(TopicCatalogue.GPU_TELEMETRY_BATCHES, bytes, bytes);
     clock = driver.createInputTopic(TopicCatalogue.CLUSTER_CLOCK, bytes, bytes);
     holidays = driver.createInputTopic(ForecastTopology.FORECAST_HOLIDAYS, bytes, bytes);
     submissions = driver.createInputTopic(TopicCatalogue.JOBS_SUBMITTED, bytes, bytes);
@@ -129,6 +133,47 @@ final class ForecastDriver implements AutoCloseable {
   void send(GpuSample sample) {
     telemetry.pipeInput(sample.getGpuId().getBytes(StandardCharsets.UTF_8),
         avro.serialize(TopicCatalogue.GPU_TELEMETRY, sample), sample.getSampledAt());
+  }
+
+  /** A node's scrape on {@code gpu.telemetry.batches} (ADR 0040), stamped its sampledAt. */
+  void send(GpuSampleBatch batch) {
+    batches.pipeInput(batch.getNodeId().getBytes(StandardCharsets.UTF_8),
+        avro.serialize(TopicCatalogue.GPU_TELEMETRY_BATCHES, batch), batch.getSampledAt());
+  }
+
+  void sendRawBatch(byte[] key, byte[] value, Instant at) {
+    batches.pipeInput(key, value, at);
+  }
+
+  /**
+   * As {@link #usage}, on nodes of 8 GPUs ({@code node-<service>-<g / 8>}, the idle ones on
+   * {@code node-spare-<g / 8>}): each minute's samples one by one on {@code gpu.telemetry}, or,
+   * {@code batched}, as one batch per node on {@code gpu.telemetry.batches}.
+   */
+  void usageOnNodes(String service, int gpus, Instant from, int minutes, int idle,
+      boolean batched) {
+    for (int m = 0; m < minutes; m++) {
+      tick(from.plus(Duration.ofMinutes(m)));
+      Instant at = from.plus(Duration.ofMinutes(m)).plusSeconds(30);
+      List<GpuSample> scrape = new ArrayList<>();
+      for (int g = 0; g < gpus; g++) {
+        GpuSample s = sample(service + "-gpu-" + g, service, at, SampleState.OK);
+        s.setNodeId("node-" + service + "-" + g / 8);
+        s.setGpuIndex(g % 8);
+        scrape.add(s);
+      }
+      for (int g = 0; g < idle; g++) {
+        GpuSample s = sample("spare-gpu-" + g, null, at, SampleState.OK);
+        s.setNodeId("node-spare-" + g / 8);
+        s.setGpuIndex(g % 8);
+        scrape.add(s);
+      }
+      if (batched) {
+        SampleBatches.ofScrape(scrape, 64).forEach(this::send);
+      } else {
+        scrape.forEach(this::send);
+      }
+    }
   }
 
   void sendRawTelemetry(byte[] key, byte[] value, Instant at) {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.DeadLetter;
+import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.LifecycleType;
 import io.tideline.events.NodeChange;
 import io.tideline.events.WorkloadClass;
@@ -16,6 +18,7 @@ import io.tideline.events.SlotClass;
 import io.tideline.events.SlotClassMap;
 import io.tideline.events.SlotForecast;
 import io.tideline.forecaster.config.ForecastSettings;
+import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.forecaster.query.ForecastQueries.ForecastView;
 import io.tideline.testkit.RegistryFixture;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +27,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -116,6 +120,66 @@ class ForecastTopologyTest {
       assertThat(fc.getSampleDays()).isEqualTo(3);
       assertThat(fc.getHoliday()).isFalse();
       assertThat(fc.getHistoricalPeak()).isEqualTo(20.0);
+    }
+  }
+
+  /** The forecasts and reservations of a rising morning, its usage sent as samples or batches. */
+  private List<Object> risingMorningOnNodes(boolean batched) {
+    try (ForecastDriver f = driver(settings())) {
+      for (int d = 3; d >= 1; d--) {
+        LocalDate day = D.minusDays(d);
+        f.usageOnNodes("chat", 10, at(day, "08:30"), 30, IDLE, batched);
+        f.usageOnNodes("chat", 20, at(day, "09:00"), 15, IDLE, batched);
+        f.settle(at(day, "09:16"));
+      }
+      f.usageOnNodes("chat", 12, at(D, "08:20"), 25, IDLE, batched);
+      f.ticks(at(D, "08:44:00"), at(D, "09:20:00"));
+      List<Object> out = new ArrayList<>(f.reservations());
+      out.addAll(f.forecasts());
+      assertThat(f.deadLetters(TopicCatalogue.GPU_TELEMETRY_BATCHES)).isEmpty();
+      return out;
+    }
+  }
+
+  @Test
+  void shouldForecastAndReserveTheSameFromABatchAsFromItsSamples() {
+    List<Object> samples = risingMorningOnNodes(false);
+    List<Object> batches = risingMorningOnNodes(true);
+
+    assertThat(samples).anySatisfy(r -> assertThat(r).isInstanceOf(CapacityReservation.class));
+    assertThat(batches).isEqualTo(samples);
+  }
+
+  @Test
+  void shouldDeadLetterABadBatchWholeWithTheReasonAndKeepGoing() {
+    try (ForecastDriver f = driver(settings())) {
+      Instant at = at(D, "08:00:30");
+      f.tick(at(D, "08:00"));
+      GpuSample one = ForecastDriver.sample("g1", "chat", at, SampleState.OK);
+      GpuSample two = ForecastDriver.sample("g2", "chat", at, SampleState.OK);
+      one.setNodeId("n1");
+      two.setNodeId("n1");
+      two.setGpuIndex(1);
+      GpuSampleBatch twice = io.tideline.platform.telemetry.SampleBatches
+          .ofScrape(List.of(one, two), 64).get(0);
+      twice.getGpus().get(1).setGpuId("g1");
+      f.send(twice);
+      GpuSampleBatch hot = io.tideline.platform.telemetry.SampleBatches
+          .ofScrape(List.of(one, two), 64).get(0);
+      hot.getGpus().get(1).setUtilizationPct(150.0);
+      f.send(hot);
+      f.sendRawBatch("n1".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          "not avro".getBytes(java.nio.charset.StandardCharsets.UTF_8), at);
+
+      List<DeadLetter> letters = f.deadLetters(TopicCatalogue.GPU_TELEMETRY_BATCHES);
+      assertThat(letters).hasSize(3);
+      assertThat(letters.get(0).getError()).contains("GPU g1 twice");
+      assertThat(letters.get(1).getError()).contains("gpus[1]").contains("utilizationPct");
+      assertThat(letters.get(2).getErrorClass()).isEqualTo("DESERIALIZATION");
+      // and a good batch after them is read
+      f.send(io.tideline.platform.telemetry.SampleBatches.ofScrape(List.of(one, two), 64)
+          .get(0));
+      assertThat(f.meters.count("tideline.forecast.samples", "outcome", "passed")).isEqualTo(2.0);
     }
   }
 

@@ -35,6 +35,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Pattern;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -609,27 +611,40 @@ public final class EventValidator {
    */
   private void batchRules(GpuSampleBatch b, List<String> out) {
     List<GpuReading> gpus = b.getGpus();
-    if (gpus.isEmpty()) {
-      out.add("gpus is empty: a scrape reports at least one GPU");
-      return;
+    String p = batchProblem(gpus.size(), i -> gpus.get(i).getGpuId(),
+        i -> gpus.get(i).getGpuIndex());
+    if (p != null) {
+      out.add(p);
     }
-    if (gpus.size() > bounds.maxGpusPerNode()) {
-      out.add("gpus lists " + gpus.size() + " GPUs, a node has at most "
-          + bounds.maxGpusPerNode() + " (tideline.intake.max-gpus-per-node)");
-      return;
+  }
+
+  /**
+   * Why a node's scrape of {@code size} GPUs cannot be used, or {@code null} (ADR 0040): at least
+   * one GPU, at most {@code max-gpus-per-node}, each GPU id and each index once. Also what the
+   * forecaster's batch projection checks.
+   *
+   * @param gpuId the id of the i-th GPU
+   * @param gpuIndex the index of the i-th GPU
+   */
+  public String batchProblem(int size, IntFunction<String> gpuId, IntUnaryOperator gpuIndex) {
+    if (size == 0) {
+      return "gpus is empty: a scrape reports at least one GPU";
+    }
+    if (size > bounds.maxGpusPerNode()) {
+      return "gpus lists " + size + " GPUs, a node has at most " + bounds.maxGpusPerNode()
+          + " (tideline.intake.max-gpus-per-node)";
     }
     Set<String> ids = new HashSet<>();
     Set<Integer> indexes = new HashSet<>();
-    for (GpuReading g : gpus) {
-      if (!ids.add(g.getGpuId())) {
-        out.add("gpus lists GPU " + Clip.of(g.getGpuId()) + " twice");
-        return;
+    for (int i = 0; i < size; i++) {
+      if (!ids.add(gpuId.apply(i))) {
+        return "gpus lists GPU " + Clip.of(gpuId.apply(i)) + " twice";
       }
-      if (!indexes.add(g.getGpuIndex())) {
-        out.add("gpus lists index " + g.getGpuIndex() + " twice");
-        return;
+      if (!indexes.add(gpuIndex.applyAsInt(i))) {
+        return "gpus lists index " + gpuIndex.applyAsInt(i) + " twice";
       }
     }
+    return null;
   }
 
   private String holidayKeyProblem(byte[] key, Holiday h) {
