@@ -20,9 +20,23 @@ public interface TelemetryConfig {
   /** Where the inventory comes from (T1). */
   enum InventoryKind { FILE, KUBERNETES, NONE }
 
+  /**
+   * How samples are published (ADR 0040): {@code BATCH} one {@code GpuSampleBatch} per node per
+   * scrape on {@code gpu.telemetry.batches}; {@code SAMPLE} one {@code GpuSample} per GPU on
+   * {@code gpu.telemetry} (what consumers older than ADR 0040 read); {@code BOTH} each, for a
+   * rolling upgrade while old consumers still run. Consumers of this version read both topics and
+   * treat a batch exactly as its samples, so {@code BOTH} makes them see every sample twice:
+   * harmless (duplicates merge by (gpu, minute)), but only meant for the upgrade.
+   */
+  enum Format { BATCH, SAMPLE, BOTH }
+
   /** The collector to run. */
   @WithDefault("DCGM")
   SourceKind source();
+
+  /** How samples are published: per node and scrape (default), per GPU, or both (ADR 0040). */
+  @WithDefault("BATCH")
+  Format format();
 
   /** How often samples are collected, in wall time (production) — the simulator pushes instead. */
   @WithDefault("10s")

@@ -8,6 +8,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.tideline.events.ClockSource;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.events.NodeChange;
 import io.tideline.events.NodeInventory;
 import io.tideline.events.SampleState;
@@ -67,6 +69,31 @@ class TelemetryEndToEndTest {
       assertThat(l4.getMemoryFreeMiB()).isEqualTo(22563.0);
       assertThat(l4.getNodeId()).isEqualTo("i-030791dc5a37cd257");
     }
+  }
+
+  @Test
+  void shouldPublishEachNodesScrapeAsOneBatchKeyedByNode() {
+    try (var c = consumer(TopicCatalogue.GPU_TELEMETRY_BATCHES, GpuSampleBatch.class, true)) {
+      List<ConsumerRecord<String, GpuSampleBatch>> seen = c.until(all -> all.stream()
+          .anyMatch(r -> okIds(r.value()).containsAll(H100_GPUS)));
+
+      assertThat(seen).allSatisfy(r -> assertThat(r.key()).isEqualTo(r.value().getNodeId()));
+      GpuSampleBatch h100 = seen.stream().map(ConsumerRecord::value)
+          .filter(b -> okIds(b).containsAll(H100_GPUS)).findFirst().orElseThrow();
+      assertThat(h100.getNodeId()).isEqualTo("ip-10-0-180-136.ec2.internal");
+      assertThat(h100.getGpus()).hasSize(8); // the node's GPUs in one record, nothing else
+      GpuSample nim = SampleBatches.samples(h100).stream()
+          .filter(s -> s.getGpuId().equals("GPU-d0f25a6f-9a3f-61b9-c128-3d14759651d7"))
+          .findFirst().orElseThrow();
+      assertThat(nim.getServiceId()).isEqualTo("llama-3-2-1b");
+      assertThat(nim.getPowerWatts()).isEqualTo(112.67);
+      assertThat(nim.getNodeId()).isEqualTo("ip-10-0-180-136.ec2.internal");
+    }
+  }
+
+  private static Set<String> okIds(GpuSampleBatch b) {
+    return b.getGpus().stream().filter(g -> g.getState() == SampleState.OK)
+        .map(g -> g.getGpuId()).collect(Collectors.toSet());
   }
 
   @Test

@@ -5,13 +5,17 @@ import io.tideline.platform.security.ProducerStamp;
 import io.smallrye.common.annotation.Identifier;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.NodeInventory;
 import io.tideline.platform.TidelineConfig;
+import io.tideline.platform.intake.IntakeConfig;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.platform.topics.TopicCatalogue;
 import io.tideline.telemetry.TelemetryConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +29,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The one producer of gpu-telemetry-svc, writing Avro (Confluent wire format, schemas from the
- * registry) to gpu.telemetry (key gpuId), cluster.inventory (key nodeId) and cluster.clock (key
- * cluster). Tuned for throughput with the publish benchmark: lz4 batches of up to 512 KiB,
+ * registry) to gpu.telemetry.batches (key nodeId) and/or gpu.telemetry (key gpuId) as
+ * {@code tideline.telemetry.format} says (ADR 0040), cluster.inventory (key nodeId) and
+ * cluster.clock (key cluster). Tuned for throughput with the publish benchmark: lz4 batches of up to 512 KiB,
  * 20 ms linger, acks=all with idempotence (a retried batch cannot duplicate samples or reorder a
  * GPU's samples within its partition).
  */
@@ -34,9 +39,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public class TelemetryProducer {
 
   private final KafkaProducer<String, SpecificRecord> producer;
+  private final TelemetryConfig.Format format;
+  private final int maxPerBatch;
 
-  public TelemetryProducer(TidelineConfig tideline, TelemetryConfig config, AvroSerdes serdes,
-      @Identifier("default-kafka-broker") Map<String, Object> kafka) {
+  public TelemetryProducer(TidelineConfig tideline, TelemetryConfig config, IntakeConfig intake,
+      AvroSerdes serdes, @Identifier("default-kafka-broker") Map<String, Object> kafka) {
+    this.format = config.format();
+    this.maxPerBatch = intake.maxGpusPerNode(); // what every consumer accepts in one batch
     Map<String, Object> p = properties(kafka, config.producer());
     p.put(ProducerConfig.CLIENT_ID_CONFIG, tideline.service() + "-telemetry");
     ProducerStamp.configure(p, Identity.TELEMETRY.user()); // ADR 0029
@@ -65,10 +74,30 @@ public class TelemetryProducer {
     return new KafkaProducer<>(properties, new StringSerializer(), valueSerializer);
   }
 
-  /** Sends samples keyed by gpuId and waits until the broker has them all. */
+  /**
+   * Publishes a round's samples as {@code tideline.telemetry.format} says and waits until the
+   * broker has them all: one batch per node on {@code gpu.telemetry.batches} (key nodeId), one
+   * sample per GPU on {@code gpu.telemetry} (key gpuId), or both (ADR 0040).
+   */
   public void samples(List<GpuSample> samples) {
-    sendAll(samples.stream().map(s -> new ProducerRecord<String, SpecificRecord>(
-        TopicCatalogue.GPU_TELEMETRY, s.getGpuId(), s)).toList());
+    sendAll(records(samples, format, maxPerBatch));
+  }
+
+  /** The records a round's samples are in {@code format}; shared with the benchmark. */
+  public static List<ProducerRecord<String, SpecificRecord>> records(List<GpuSample> samples,
+      TelemetryConfig.Format format, int maxPerBatch) {
+    List<ProducerRecord<String, SpecificRecord>> out = new ArrayList<>();
+    if (format != TelemetryConfig.Format.SAMPLE) {
+      for (GpuSampleBatch b : SampleBatches.ofScrape(samples, maxPerBatch)) {
+        out.add(new ProducerRecord<>(TopicCatalogue.GPU_TELEMETRY_BATCHES, b.getNodeId(), b));
+      }
+    }
+    if (format != TelemetryConfig.Format.BATCH) {
+      for (GpuSample s : samples) {
+        out.add(new ProducerRecord<>(TopicCatalogue.GPU_TELEMETRY, s.getGpuId(), s));
+      }
+    }
+    return out;
   }
 
   /** Sends node events keyed by nodeId and waits for them. */

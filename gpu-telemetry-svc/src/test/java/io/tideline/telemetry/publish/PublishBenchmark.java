@@ -4,6 +4,7 @@ import io.tideline.events.GpuSample;
 import io.tideline.events.SampleSource;
 import io.tideline.events.SampleState;
 import io.tideline.platform.serde.AvroSerdes;
+import io.tideline.telemetry.TelemetryConfig;
 import io.tideline.testkit.KafkaBroker;
 import io.tideline.testkit.SchemaRegistryServer;
 import java.time.Instant;
@@ -33,6 +34,12 @@ import org.apache.kafka.common.serialization.Serializer;
  *   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/dev/stdout)" \
  *   io.tideline.telemetry.publish.PublishBenchmark [samples, default 300000]
  * </pre>
+ *
+ * <p>{@code PublishBenchmark formats [samples]} (ADR 0040) compares, with the chosen producer
+ * setting, the two formats of {@code tideline.telemetry.format} on the same scrapes of the fleet:
+ * {@code SAMPLE} (one {@code GpuSample} per GPU, key gpuId) and {@code BATCH} (one
+ * {@code GpuSampleBatch} per node, key nodeId), through {@link TelemetryProducer#records} as the
+ * service publishes a round; both in GPU-samples/s, runs interleaved.
  */
 public final class PublishBenchmark {
 
@@ -49,6 +56,10 @@ public final class PublishBenchmark {
   static final int REPS = 5;
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("formats")) {
+      formats(args.length > 1 ? Integer.parseInt(args[1]) : 300_000);
+      return;
+    }
     int samples = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
     int warmup = Math.max(50_000, samples / 3);
     System.out.printf("starting a KRaft broker in this JVM and the Apicurio registry...%n");
@@ -104,6 +115,96 @@ public final class PublishBenchmark {
         producers.forEach(KafkaProducer::close);
       }
     }
+  }
+
+  /** SAMPLE vs BATCH with the chosen setting (see the class comment). */
+  static void formats(int samples) throws Exception {
+    Setting chosen = SETTINGS.get(3);
+    List<TelemetryConfig.Format> formats = List.of(TelemetryConfig.Format.SAMPLE,
+        TelemetryConfig.Format.BATCH);
+    int warmup = Math.max(50_000, samples / 3);
+    System.out.printf("starting a KRaft broker in this JVM and the Apicurio registry...%n");
+    try (KafkaBroker broker = KafkaBroker.startInJvm();
+        SchemaRegistryServer registry = SchemaRegistryServer.start()) {
+      Map<String, Object> serde = AvroSerdes.serdeConfig(registry.url(), true);
+      List<GpuSample> gpus = fleet();
+      List<KafkaProducer<String, SpecificRecord>> producers = new ArrayList<>();
+      List<String> topics = new ArrayList<>();
+      try {
+        for (TelemetryConfig.Format f : formats) {
+          String topic = KafkaBroker.unique("bench.gpu.telemetry." + f.name().toLowerCase());
+          broker.createTopics(topic + ":6");
+          Map<String, Object> props = TelemetryProducer.properties(
+              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+              chosen.acks(), chosen.lingerMs(), chosen.batchSize(), chosen.compression());
+          KafkaProducer<String, SpecificRecord> producer =
+              TelemetryProducer.create(props, AvroSerdes.valueSerializer(serde));
+          producers.add(producer);
+          topics.add(topic);
+          scrapes(producer, topic, gpus, f, producers.size() == 1 ? 4 * warmup : warmup);
+        }
+        System.out.printf("%s; %d GPU-samples per run, %d runs per format interleaved, %d GPUs"
+            + " on 8-GPU nodes, %d cores%n", chosen.name(), samples, REPS, gpus.size(),
+            Runtime.getRuntime().availableProcessors());
+        double[][] rates = new double[formats.size()][REPS];
+        double[][] mbs = new double[formats.size()][REPS];
+        for (int r = 0; r < REPS; r++) {
+          for (int i = 0; i < formats.size(); i++) {
+            long bytesBefore = sentBytes(producers.get(i));
+            long t0 = System.nanoTime();
+            int sent = scrapes(producers.get(i), topics.get(i), gpus, formats.get(i), samples);
+            double secs = (System.nanoTime() - t0) / 1e9;
+            rates[i][r] = sent / secs;
+            mbs[i][r] = (sentBytes(producers.get(i)) - bytesBefore) / 1e6 / secs;
+          }
+        }
+        System.out.printf("%n%-10s %16s %21s %10s %13s%n", "format", "GPU-samples/s",
+            "(min - max)", "MB/s out", "B/GPU-sample");
+        for (int i = 0; i < formats.size(); i++) {
+          double[] sorted = rates[i].clone();
+          java.util.Arrays.sort(sorted);
+          double median = sorted[REPS / 2];
+          int at = indexOf(rates[i], median);
+          System.out.printf("%-10s %,16.0f %,10.0f - %,8.0f %10.1f %13.0f%n", formats.get(i),
+              median, sorted[0], sorted[REPS - 1], mbs[i][at], mbs[i][at] * 1e6 / median);
+        }
+      } finally {
+        producers.forEach(KafkaProducer::close);
+      }
+    }
+  }
+
+  /**
+   * Publishes whole scrapes of the fleet (every 10 s of event time) in {@code format} until at
+   * least {@code n} GPU-samples are sent, waits for every acknowledgement; returns the
+   * GPU-samples sent.
+   */
+  static int scrapes(KafkaProducer<String, SpecificRecord> producer, String topic,
+      List<GpuSample> gpus, TelemetryConfig.Format format, int n) {
+    AtomicLong failed = new AtomicLong();
+    long base = Instant.parse("2026-11-02T09:00:00Z").toEpochMilli();
+    int sent = 0;
+    for (int k = 0; sent < n; k++) {
+      Instant at = Instant.ofEpochMilli(base + k * 10_000L);
+      for (int i = 0; i < gpus.size(); i++) {
+        GpuSample g = gpus.get(i);
+        g.setSampledAt(at);
+        g.setUtilizationPct((double) ((i + k) % 101));
+      }
+      for (ProducerRecord<String, SpecificRecord> r : TelemetryProducer.records(gpus, format, 64)) {
+        producer.send(new ProducerRecord<>(topic, r.key(), r.value()), (md, e) -> {
+          if (e != null) {
+            failed.incrementAndGet();
+          }
+        });
+      }
+      sent += gpus.size();
+    }
+    producer.flush();
+    if (failed.get() > 0) {
+      throw new IllegalStateException(failed.get() + " sends failed");
+    }
+    return sent;
   }
 
   static int indexOf(double[] a, double v) {
