@@ -10,7 +10,9 @@ import io.tideline.events.DeadLetter;
 import io.tideline.events.DeliveryStatus;
 import io.tideline.events.GpuAssignment;
 import io.tideline.events.GpuInfo;
+import io.tideline.events.GpuReading;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.Holiday;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -966,6 +968,25 @@ class FaultSuiteTest {
     tel.add(typed("gpu.telemetry", "sampledAt 2300", "cat-g", sample("cat-g", y2300)));
     c.put("gpu.telemetry", tel);
 
+    // gpu.telemetry.batches (ADR 0040): a node's scrape per record
+    List<Hostile> bat = common("gpu.telemetry.batches", batch("cat-n", 2, now), tickFrame, true);
+    GpuSampleBatch twice = batch("cat-n", 2, now);
+    twice.getGpus().get(1).setGpuId(twice.getGpus().get(0).getGpuId());
+    bat.add(typed("gpu.telemetry.batches", "a GPU twice", "cat-n", twice));
+    bat.add(typed("gpu.telemetry.batches", "65 GPUs on a node", "cat-n", batch("cat-n", 65, now)));
+    bat.add(typed("gpu.telemetry.batches", "no GPU", "cat-n", batch("cat-n", 0, now)));
+    GpuSampleBatch hot = batch("cat-n", 4, now);
+    hot.getGpus().get(3).setUtilizationPct(150.0);
+    bat.add(typed("gpu.telemetry.batches", "one GPU at 150%", "cat-n", hot));
+    GpuSampleBatch nanPower = batch("cat-n", 4, now);
+    nanPower.getGpus().get(2).setPowerWatts(Double.NaN);
+    bat.add(typed("gpu.telemetry.batches", "one GPU NaN power", "cat-n", nanPower));
+    GpuSampleBatch far = batch("cat-n", 4, now);
+    far.getGpus().get(0).setGpuIndex(1000);
+    bat.add(typed("gpu.telemetry.batches", "GPU index 1000", "cat-n", far));
+    bat.add(typed("gpu.telemetry.batches", "sampledAt 2300", "cat-n", batch("cat-n", 2, y2300)));
+    c.put("gpu.telemetry.batches", bat);
+
     // quota.config
     List<Hostile> quota = common("quota.config", quotaDoc("cat-1", ":: not yaml", now),
         tickFrame, true);
@@ -1144,6 +1165,17 @@ class FaultSuiteTest {
     return GpuSample.newBuilder().setGpuId(gpu).setCluster("default").setNodeId("cat-n")
         .setGpuIndex(0).setModel("H100").setSampledAt(at).setState(SampleState.STALE)
         .setSource(SampleSource.DCGM).build();
+  }
+
+  /** A node's scrape of {@code gpus} GPUs (indexes 0..), all STALE like {@link #sample}. */
+  private static GpuSampleBatch batch(String node, int gpus, Instant at) {
+    List<GpuReading> readings = new ArrayList<>();
+    for (int g = 0; g < gpus; g++) {
+      readings.add(GpuReading.newBuilder().setGpuId(node + "/" + g).setGpuIndex(g)
+          .setModel("H100").setState(SampleState.STALE).build());
+    }
+    return GpuSampleBatch.newBuilder().setCluster("default").setNodeId(node).setSampledAt(at)
+        .setSource(SampleSource.DCGM).setGpus(readings).build();
   }
 
   private static QuotaConfigDocument quotaDoc(String version, String doc, Instant at) {

@@ -45,7 +45,7 @@ public final class KafkaTwinMain {
   static final Duration DEMO_STEP = Duration.ofMinutes(5);
   /**
    * The demo's history: the two weeks F1 forecasts from, told to the forecaster through
-   * {@code gpu.telemetry} before the shown day ({@link SimConfig#historyDays}).
+   * {@code gpu.telemetry.batches} before the shown day ({@link SimConfig#historyDays}).
    */
   static final int DEMO_HISTORY_DAYS = 14;
   /**

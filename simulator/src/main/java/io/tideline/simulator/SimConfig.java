@@ -61,8 +61,8 @@ import java.util.Objects;
  *     running when the shown day begins, so the morning rise has something to reclaim; default 0
  *     (the study's fleet starts empty and fills over its first day), the demo uses 0.6
  * @param historyDays the services' history before the start (F1's two weeks), told to the
- *     forecaster on {@code gpu.telemetry} before the first tick: one sample per GPU a service held
- *     per demand step, from the same demand model run over those days; default 0 (the study runs
+ *     forecaster on {@code gpu.telemetry.batches} before the first tick: per demand step, one
+ *     batch per node with a GPU a service held, from the same demand model run over those days; default 0 (the study runs
  *     its own first two weeks), the demo uses 14 so its one shown day is forecast from history
  */
 public record SimConfig(
@@ -193,7 +193,7 @@ public record SimConfig(
 
   /**
    * This config with {@code days} of online history before the start: the forecaster is told, on
-   * {@code gpu.telemetry} before the first tick, what the services held on each of those days.
+   * {@code gpu.telemetry.batches} before the first tick, what the services held on each of those days.
    */
   public SimConfig withHistory(int days) {
     return new SimConfig(seed, this.days, nodes, gpusPerNode, gpuModel, start, zone, demandStep,

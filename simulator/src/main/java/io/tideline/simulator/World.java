@@ -24,6 +24,7 @@ import io.tideline.events.Eviction;
 import io.tideline.events.EvictionKind;
 import io.tideline.events.GpuInfo;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
 import io.tideline.events.LedgerChange;
@@ -43,7 +44,9 @@ import io.tideline.events.SampleState;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.kernel.ClusterMapping;
 import io.tideline.platform.kernel.HostRecord;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.platform.topics.TopicCatalogue;
+import io.tideline.platform.validation.InputBounds;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -70,8 +73,8 @@ import java.util.TreeSet;
  *   <li><b>the executor</b> starts a PLACED job (STARTED), stops an evicted one after its
  *       checkpoint write (PREEMPTED: the work up to the checkpoint is kept), moves a migrating one
  *       (RESUMED after restore), reports checkpoints, and completes jobs whose work is done;</li>
- *   <li><b>the GPUs</b> report one {@code gpu.telemetry} sample each per telemetry interval,
- *       attributed to the job (and service) holding them;</li>
+ *   <li><b>the GPUs</b> report, per telemetry interval, one {@code gpu.telemetry.batches}
+ *       record per node (its GPUs inside), attributed to the job (and service) holding them;</li>
  *   <li><b>measurement</b>: waits, completions, allocation, the tide, evictions, preemption
  *       effectiveness, cost and fairness ({@link SimResult}), from what the executor did — the
  *       placement ledger (folded from {@code placement.ledger} with the kernels' own fold) only for
@@ -777,9 +780,9 @@ public final class World {
 
   /**
    * F1's history ({@link SimConfig#historyDays}): the days before {@code start} as the services
-   * lived them, from the same demand model (its own noise stream), on {@code gpu.telemetry} —
-   * the forecaster's real input path — timed on those days and published before the first tick,
-   * which records them. Per demand step, each service in config order holds as many of the fleet's
+   * lived them, from the same demand model (its own noise stream), on
+   * {@code gpu.telemetry.batches} — the forecaster's real input path, one batch per node per step
+   * (ADR 0040) — timed on those days and published before the first tick, which records them. Per demand step, each service in config order holds as many of the fleet's
    * GPUs (node order, then index) as its instances need, one OK sample each at the step's start.
    * The samples carry the service but no job (quota bills jobs only, so it counts none of them).
    */
@@ -800,13 +803,14 @@ public final class World {
       }
       int nodeIndex = 0;
       int gpu = 0;
+      List<GpuSample> scrape = new ArrayList<>();
       for (int k = 0; k < config.services().size(); k++) {
         OnlineService svc = config.services().get(k);
         int held = (int) Math.ceil(demand.instances(k, step) * svc.instanceGpus() - 1e-9);
         for (int i = 0; i < held && nodeIndex < scenario.nodes().size(); i++) {
           Node n = scenario.nodes().get(nodeIndex);
           String gpuId = n.id() + "/" + gpu;
-          emit(TopicCatalogue.GPU_TELEMETRY, gpuId, GpuSample.newBuilder().setGpuId(gpuId)
+          scrape.add(GpuSample.newBuilder().setGpuId(gpuId)
               .setCluster(cluster).setNodeId(n.id()).setGpuIndex(gpu).setModel(n.gpuModel())
               .setSampledAt(now).setState(SampleState.OK).setUtilizationPct(100.0)
               .setSource(SampleSource.SIMULATOR).setServiceId(svc.id()).build());
@@ -816,12 +820,14 @@ public final class World {
           }
         }
       }
+      emitScrape(scrape);
     }
     now = keep;
   }
 
   private void telemetry() {
     for (Node n : scenario.nodes()) {
+      List<GpuSample> scrape = new ArrayList<>(n.gpuCount());
       for (int g = 0; g < n.gpuCount(); g++) {
         String gpuId = n.id() + "/" + g;
         double share = 0;
@@ -842,8 +848,20 @@ public final class World {
         if (holder != null) {
           s.setJobId(holder.id()).setServiceId(holder.request.serviceId());
         }
-        emit(TopicCatalogue.GPU_TELEMETRY, gpuId, s.build());
+        scrape.add(s.build());
       }
+      emitScrape(scrape);
+    }
+  }
+
+  /**
+   * A scrape's samples as one {@code gpu.telemetry.batches} record per node (ADR 0040), what
+   * gpu-telemetry-svc publishes: the consumers read a batch exactly as its samples in order.
+   */
+  private void emitScrape(List<GpuSample> scrape) {
+    for (GpuSampleBatch b : SampleBatches.ofScrape(scrape,
+        InputBounds.DEFAULTS.maxGpusPerNode())) {
+      emit(TopicCatalogue.GPU_TELEMETRY_BATCHES, b.getNodeId(), b);
     }
   }
 

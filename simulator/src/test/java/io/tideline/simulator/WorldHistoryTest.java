@@ -3,6 +3,8 @@ package io.tideline.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuSampleBatch;
+import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.events.SampleState;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.time.Duration;
@@ -26,8 +28,9 @@ class WorldHistoryTest {
 
   private static List<GpuSample> telemetryBefore(List<World.Timed> records, Instant t) {
     return records.stream().filter(r -> r.at().isBefore(t))
-        .filter(r -> r.record().topic().equals(TopicCatalogue.GPU_TELEMETRY))
-        .map(r -> (GpuSample) r.record().value()).toList();
+        .filter(r -> r.record().topic().equals(TopicCatalogue.GPU_TELEMETRY_BATCHES))
+        .flatMap(r -> SampleBatches.samples((GpuSampleBatch) r.record().value()).stream())
+        .toList();
   }
 
   @Test
