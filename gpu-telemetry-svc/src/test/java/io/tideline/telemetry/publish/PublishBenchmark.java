@@ -56,6 +56,15 @@ public final class PublishBenchmark {
   static final int REPS = 5;
 
   public static void main(String[] args) throws Exception {
+    // Logging as the service has it (Quarkus: JBoss LogManager, Kafka at WARN). Unconfigured, the
+    // JBoss slf4j binding reports TRACE enabled and the producer formats every record with
+    // toString() for a trace line (ADR 0040's profile: 65% of the publishing thread).
+    if (!Boolean.getBoolean("bench.trace")) {
+      System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+      for (String category : new String[] {"", "org.apache.kafka", "kafka", "io.apicurio"}) {
+        java.util.logging.Logger.getLogger(category).setLevel(java.util.logging.Level.WARNING);
+      }
+    }
     if (args.length > 0 && args[0].equals("formats")) {
       formats(args.length > 1 ? Integer.parseInt(args[1]) : 300_000);
       return;
