@@ -479,11 +479,18 @@ public final class QuotaKernel {
           continue;
         }
         int gpus = (int) Math.ceil(a.gpus() - 1e-6);
+        JobSamples js = samples.get(id);
+        List<UtilisationSample> points = js == null ? List.of() : js.perInstant();
+        // most jobs are kept: their action alone decides, without the recommendation's trace
+        if (reclaimer.action(gpus, points, now) == IdleRecommendation.Action.KEEP) {
+          if (j.lastIdle() != null) {
+            put(j.withLastIdle(null));
+          }
+          continue;
+        }
         long expected = j.request().expectedDurationSeconds();
         Duration remaining = expected <= 0 ? null : Duration.ofSeconds(Math.max(0,
             expected - Duration.between(a.admittedAt(), now).toSeconds()));
-        JobSamples js = samples.get(id);
-        List<UtilisationSample> points = js == null ? List.of() : js.perInstant();
         IdleRecommendation rec = reclaimer.assess(id, gpus, remaining, points, now);
         if (rec.action() == IdleRecommendation.Action.KEEP) {
           if (j.lastIdle() != null) {
