@@ -1,6 +1,5 @@
 package io.tideline.core.kernel;
 
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -19,6 +18,20 @@ public final class Journal {
       Objects.requireNonNull(table, "table");
       Objects.requireNonNull(id, "id");
     }
+
+    // written out (the generated ones dispatch through a method handle): every table write and
+    // every step hashes these; same values as the generated ones
+
+    @Override
+    public boolean equals(Object o) {
+      return this == o
+          || o instanceof Changed c && table.equals(c.table) && id.equals(c.id);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * table.hashCode() + id.hashCode();
+    }
   }
 
   private final LinkedHashSet<Changed> changed = new LinkedHashSet<>();
@@ -28,8 +41,11 @@ public final class Journal {
     changed.add(new Changed(table, id));
   }
 
-  /** What changed, in first-touch order. */
+  /**
+   * What changed: an immutable set, in no particular order — a {@link Step} holds its changes as
+   * {@code Set.copyOf}, which takes this set as it is (one copy per step, not two).
+   */
   public Set<Changed> changes() {
-    return Collections.unmodifiableSet(new LinkedHashSet<>(changed));
+    return Set.copyOf(changed);
   }
 }

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Finds GPUs held but not used (requirement Q7). Over the configured window ending at {@code now}:
@@ -40,9 +41,7 @@ public final class IdleReclaimer {
     List<TraceEntry> trace = new ArrayList<>();
     Instant from = now.minus(config.window());
     // 1. Keep the samples inside [now − window, now], in time order.
-    List<UtilisationSample> in = samples.stream()
-        .filter(s -> !s.at().isBefore(from) && !s.at().isAfter(now))
-        .sorted(Comparator.comparing(UtilisationSample::at)).toList();
+    List<UtilisationSample> in = window(samples, from, now);
     // 2. The window must be observed end to end, without gaps longer than maxSampleGap.
     String gap = coverageGap(in, from, now);
     if (gap != null) {
@@ -91,25 +90,119 @@ public final class IdleReclaimer {
     return Duration.ofSeconds(Math.round(remaining.toSeconds() * factor));
   }
 
+  /**
+   * The action {@link #assess} recommends for these arguments ({@code assess(…).action()}),
+   * without its trace, reason and ETAs: the same window, coverage and peak rules, for a caller
+   * that only acts on SHRINK and RECLAIM (the quota kernel assesses every running job on every
+   * tick, and most are kept).
+   *
+   * @param gpus GPUs the job holds
+   * @param samples its utilisation samples (any order; those outside the window are ignored)
+   * @param now the end of the window
+   */
+  public IdleRecommendation.Action action(int gpus, List<UtilisationSample> samples,
+      Instant now) {
+    Instant from = now.minus(config.window());
+    List<UtilisationSample> in = window(samples, from, now);
+    if (firstGap(in, from, now) >= 0) {
+      return IdleRecommendation.Action.KEEP;
+    }
+    double peak = peak(in);
+    if (peak < config.reclaimBelowUtilisation()) {
+      return IdleRecommendation.Action.RECLAIM;
+    }
+    if (peak >= config.shrinkBelowUtilisation()) {
+      return IdleRecommendation.Action.KEEP;
+    }
+    int target = Math.max(config.minGpus(), (int) Math.ceil(gpus * peak - Gpus.EPS));
+    return target >= gpus ? IdleRecommendation.Action.KEEP : IdleRecommendation.Action.SHRINK;
+  }
+
+  /**
+   * The samples inside {@code [from, now]} in time order (a stable sort by instant). Samples
+   * already in time order (the quota kernel's per-instant list) are a contiguous run of them:
+   * that run, as a view, no copy and no sort.
+   */
+  private static List<UtilisationSample> window(List<UtilisationSample> samples, Instant from,
+      Instant now) {
+    int lo = 0;
+    int hi = samples.size();
+    boolean ordered = samples instanceof RandomAccess;
+    for (int i = 0; ordered && i < samples.size(); i++) {
+      Instant at = samples.get(i).at();
+      if (i > 0 && samples.get(i - 1).at().compareTo(at) > 0) {
+        ordered = false;
+      } else if (at.isBefore(from)) {
+        lo = i + 1;
+      } else if (at.isAfter(now) && hi == samples.size()) {
+        hi = i;
+      }
+    }
+    if (ordered) {
+      return samples.subList(lo, Math.max(lo, hi));
+    }
+    List<UtilisationSample> in = new ArrayList<>(samples.size());
+    boolean sorted = true;
+    for (UtilisationSample s : samples) {
+      if (!s.at().isBefore(from) && !s.at().isAfter(now)) {
+        if (sorted && !in.isEmpty() && in.get(in.size() - 1).at().compareTo(s.at()) > 0) {
+          sorted = false;
+        }
+        in.add(s);
+      }
+    }
+    if (!sorted) {
+      in.sort(Comparator.comparing(UtilisationSample::at));
+    }
+    return in;
+  }
+
+  /**
+   * Where the window's coverage first breaks: the index of the first sample more than
+   * {@code maxSampleGap} after the previous one (after {@code from} for the first),
+   * {@code in.size()} when the last is more than {@code maxSampleGap} before {@code now} (or there
+   * is none), −1 when the window is observed end to end.
+   */
+  private int firstGap(List<UtilisationSample> in, Instant from, Instant now) {
+    if (in.isEmpty()) {
+      return 0;
+    }
+    Instant prev = from;
+    for (int i = 0; i < in.size(); i++) {
+      Instant at = in.get(i).at();
+      if (Duration.between(prev, at).compareTo(config.maxSampleGap()) > 0) {
+        return i;
+      }
+      prev = at;
+    }
+    return Duration.between(prev, now).compareTo(config.maxSampleGap()) > 0 ? in.size() : -1;
+  }
+
   private String coverageGap(List<UtilisationSample> in, Instant from, Instant now) {
+    int gap = firstGap(in, from, now);
+    if (gap < 0) {
+      return null;
+    }
     if (in.isEmpty()) {
       return "no samples in " + config.window();
     }
-    Instant prev = from;
-    for (UtilisationSample s : in) {
-      if (Duration.between(prev, s.at()).compareTo(config.maxSampleGap()) > 0) {
-        return "gap " + prev + " → " + s.at() + " exceeds " + config.maxSampleGap();
-      }
-      prev = s.at();
-    }
-    if (Duration.between(prev, now).compareTo(config.maxSampleGap()) > 0) {
+    Instant prev = gap == 0 ? from : in.get(gap - 1).at();
+    if (gap == in.size()) {
       return "last sample " + prev + " older than " + config.maxSampleGap();
     }
-    return null;
+    return "gap " + prev + " → " + in.get(gap).at() + " exceeds " + config.maxSampleGap();
   }
 
+  /** The highest utilisation, NaN without samples (as {@code DoubleStream.max}: Math.max). */
   private static double peak(List<UtilisationSample> in) {
-    return in.stream().mapToDouble(UtilisationSample::utilisation).max().orElse(Double.NaN);
+    if (in.isEmpty()) {
+      return Double.NaN;
+    }
+    double peak = in.get(0).utilisation();
+    for (int i = 1; i < in.size(); i++) {
+      peak = Math.max(peak, in.get(i).utilisation());
+    }
+    return peak;
   }
 
   private static String pct(double f) {

@@ -31,6 +31,7 @@ import io.tideline.core.slots.SlotMap;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -326,16 +327,26 @@ public final class ForecastKernel {
       if (clock.recordedBelow() != null && below <= clock.recordedBelow()) {
         return;
       }
-      TreeSet<Long> minutes = new TreeSet<>();
+      // the distinct open minutes below `below`, ascending (unboxed: this runs every minute over
+      // every GPU's open samples)
+      long[] minutes = new long[16];
+      int n = 0;
       for (GpuTrack t : gpus.values()) {
         for (GpuObserved o : t.open()) {
-          if (o.minute() < below) {
-            minutes.add(o.minute());
+          long minute = o.minute();
+          if (minute < below) {
+            if (n == minutes.length) {
+              minutes = Arrays.copyOf(minutes, 2 * n);
+            }
+            minutes[n++] = minute;
           }
         }
       }
-      for (long m : minutes) {
-        recordMinute(m);
+      Arrays.sort(minutes, 0, n);
+      for (int i = 0; i < n; i++) {
+        if (i == 0 || minutes[i] != minutes[i - 1]) {
+          recordMinute(minutes[i]);
+        }
       }
       clock = new ForecastClock(clock.lastTick(), below, clock.slotMapDay(), clock.fleetIdle(),
           clock.fleetInUse(), clock.inboxSeq());
@@ -355,8 +366,11 @@ public final class ForecastKernel {
       long carryMinutes = config.staleCarry().toMillis() / MINUTE_MS;
       long forgetMinutes = config.silentForget().toMillis() / MINUTE_MS;
       Instant minuteStart = Instant.ofEpochMilli(m * MINUTE_MS);
-      for (String gpu : List.copyOf(gpus.ids())) {
-        GpuTrack track = gpus.get(gpu);
+      // the GPUs as they stand before this minute: the loop writes (puts or removes) only the
+      // GPU it visits, so each entry is the GPU's current track when it is visited
+      for (Map.Entry<String, GpuTrack> e : gpus.asMap().entrySet()) {
+        String gpu = e.getKey();
+        GpuTrack track = e.getValue();
         GpuObserved o = track.at(m);
         if (o != null && !o.stale()) {
           Bucket b = Bucket.of(o.serviceId(), o.jobId());

@@ -2,10 +2,11 @@ package io.tideline.core.quota.kernel;
 
 import io.tideline.core.pricing.UsageMeter;
 import java.math.BigDecimal;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.pcollections.TreePMap;
 
 /**
  * A tenant's bill for one UTC day (table {@value QuotaKernelState#BILLING}, id = tenant + "/" +
@@ -32,9 +33,29 @@ public record BillingDay(String tenant, String day, String currency, long amount
   public BillingDay {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(day, "day");
-    amountMicrosBySlot = Collections.unmodifiableSortedMap(new TreeMap<>(amountMicrosBySlot));
-    microGpuSecondsBySlot = Collections.unmodifiableSortedMap(new TreeMap<>(microGpuSecondsBySlot));
-    amountMicrosByJob = Collections.unmodifiableSortedMap(new TreeMap<>(amountMicrosByJob));
+    amountMicrosBySlot = persistent(amountMicrosBySlot);
+    microGpuSecondsBySlot = persistent(microGpuSecondsBySlot);
+    amountMicrosByJob = persistent(amountMicrosByJob);
+  }
+
+  /**
+   * The map as an immutable, persistent sorted map (same entries, same order): one that already
+   * is, in natural key order, is taken as it is; {@link #plus} adds to it in O(log n) instead of
+   * copying the day's per-job map (twice) for every metered piece.
+   */
+  private static TreePMap<String, Long> persistent(SortedMap<String, Long> m) {
+    if (m instanceof TreePMap<String, Long> p
+        && (p.comparator() == null || p.comparator() == Comparator.naturalOrder())) {
+      return p;
+    }
+    return m.comparator() == null ? TreePMap.from(m) : TreePMap.fromSortedMap(m);
+  }
+
+  /** {@code m} with {@code add} added to {@code key}'s value (absent: {@code add}). */
+  private static TreePMap<String, Long> merged(SortedMap<String, Long> m, String key, long add) {
+    TreePMap<String, Long> p = persistent(m);
+    Long old = p.get(key);
+    return p.plus(key, old == null ? add : old + add);
   }
 
   /** The table id of a tenant's day. */
@@ -63,13 +84,9 @@ public record BillingDay(String tenant, String day, String currency, long amount
   }
 
   BillingDay plus(String jobId, String slot, long microGpuSec, long amtMicros) {
-    TreeMap<String, Long> bySlot = new TreeMap<>(amountMicrosBySlot);
-    bySlot.merge(slot, amtMicros, Long::sum);
-    TreeMap<String, Long> secBySlot = new TreeMap<>(microGpuSecondsBySlot);
-    secBySlot.merge(slot, microGpuSec, Long::sum);
-    TreeMap<String, Long> byJob = new TreeMap<>(amountMicrosByJob);
-    byJob.merge(jobId, amtMicros, Long::sum);
     return new BillingDay(tenant, day, currency, amountMicros + amtMicros,
-        microGpuSeconds + microGpuSec, bySlot, secBySlot, byJob, pieces + 1);
+        microGpuSeconds + microGpuSec, merged(amountMicrosBySlot, slot, amtMicros),
+        merged(microGpuSecondsBySlot, slot, microGpuSec), merged(amountMicrosByJob, jobId,
+            amtMicros), pieces + 1);
   }
 }

@@ -177,8 +177,7 @@ public final class QuotaKernel {
       c.apply(e.position().seq(), e.input());
     }
     c.inbox = drained.rest();
-    c.meterLongRuns();
-    c.assessIdle();
+    c.assessIdle(c.meterLongRuns());
     c.retryReclaims();
     c.admissionPass();
     c.publishStates();
@@ -425,15 +424,23 @@ public final class QuotaKernel {
 
     // ============================================================== the cycle
 
-    /** B1: bill long runs at least every metering interval. */
-    void meterLongRuns() {
+    /**
+     * B1: bill long runs at least every metering interval.
+     *
+     * @return the running jobs as they stand after it, in {@link #running} order (the idle
+     *     assessment, which runs next, reads them from here instead of looking each up again)
+     */
+    List<QuotaJob> meterLongRuns() {
+      List<QuotaJob> after = new ArrayList<>(running.size());
       for (String id : running) {
         QuotaJob j = jobs.get(id);
         if (j.meteredUntil() != null && Duration.between(j.meteredUntil(), now)
             .compareTo(config.meteringInterval()) >= 0) {
-          meterUntil(j, now);
+          j = meterUntil(j, now);
         }
+        after.add(j);
       }
+      return after;
     }
 
     /** Bills a running job's usage from where the last piece ended up to {@code until}. */
@@ -469,21 +476,34 @@ public final class QuotaKernel {
       return next;
     }
 
-    /** Q7: assess the utilisation window ending now of each running job. */
-    void assessIdle() {
+    /**
+     * Q7: assess the utilisation window ending now of each running job.
+     *
+     * @param runningJobs the running jobs in {@link #running} order, as the jobs table holds them
+     *     now ({@link #meterLongRuns}: nothing changes them in between, and this loop writes only
+     *     the job it assesses)
+     */
+    void assessIdle(List<QuotaJob> runningJobs) {
       Set<String> leaving = borrowersInFlight();
-      for (String id : running) {
-        QuotaJob j = jobs.get(id);
+      for (QuotaJob j : runningJobs) {
+        String id = j.id();
         Allocation a = j.allocation();
         if (leaving.contains(id) || a == null || a.gpus() < 1) {
           continue;
         }
         int gpus = (int) Math.ceil(a.gpus() - 1e-6);
+        JobSamples js = samples.get(id);
+        List<UtilisationSample> points = js == null ? List.of() : js.perInstant();
+        // most jobs are kept: their action alone decides, without the recommendation's trace
+        if (reclaimer.action(gpus, points, now) == IdleRecommendation.Action.KEEP) {
+          if (j.lastIdle() != null) {
+            put(j.withLastIdle(null));
+          }
+          continue;
+        }
         long expected = j.request().expectedDurationSeconds();
         Duration remaining = expected <= 0 ? null : Duration.ofSeconds(Math.max(0,
             expected - Duration.between(a.admittedAt(), now).toSeconds()));
-        JobSamples js = samples.get(id);
-        List<UtilisationSample> points = js == null ? List.of() : js.perInstant();
         IdleRecommendation rec = reclaimer.assess(id, gpus, remaining, points, now);
         if (rec.action() == IdleRecommendation.Action.KEEP) {
           if (j.lastIdle() != null) {

@@ -140,9 +140,17 @@ public final class QuotaKernelState {
     return new OnlineFloors(quota).apply(d.declared(), d.fleetGpus(), peaks).definition();
   }
 
-  /** The id of an inbox entry in the {@link #INBOX} table: its sequence, zero-padded. */
+  /**
+   * The id of an inbox entry in the {@link #INBOX} table: its sequence, zero-padded to 20 ASCII
+   * digits (what {@code String.format("%020d", seq)} gives; written out, as it runs for every
+   * input: a sequence is never negative).
+   */
   public static String inboxId(long seq) {
-    return String.format("%020d", seq);
+    if (seq < 0) {
+      return String.format("%020d", seq);
+    }
+    String digits = Long.toString(seq);
+    return "0".repeat(20 - digits.length()) + digits;
   }
 
   /** The sequence of an {@link #INBOX} id. */
