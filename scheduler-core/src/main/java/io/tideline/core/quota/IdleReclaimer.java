@@ -1,5 +1,6 @@
 package io.tideline.core.quota;
 
+import io.tideline.core.quota.IdleRecommendation.Action;
 import io.tideline.core.trace.TraceEntry;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,50 +39,52 @@ public final class IdleReclaimer {
    */
   public IdleRecommendation assess(String jobId, int gpus, Duration remaining,
       List<UtilisationSample> samples, Instant now) {
-    List<TraceEntry> trace = new ArrayList<>();
     Instant from = now.minus(config.window());
-    // 1. Keep the samples inside [now − window, now], in time order.
     List<UtilisationSample> in = window(samples, from, now);
-    // 2. The window must be observed end to end, without gaps longer than maxSampleGap.
-    String gap = coverageGap(in, from, now);
-    if (gap != null) {
-      trace.add(new TraceEntry(jobId, "Q7 observed window", "insufficient", gap));
-      return new IdleRecommendation(jobId, IdleRecommendation.Action.KEEP, gpus, gpus, peak(in),
+    Outcome o = rule(gpus, in, from, now);
+    List<TraceEntry> trace = new ArrayList<>();
+    if (o.why() == Why.UNOBSERVED) {
+      trace.add(new TraceEntry(jobId, "Q7 observed window", "insufficient",
+          coverageGap(in, o.gap(), from)));
+      return new IdleRecommendation(jobId, Action.KEEP, gpus, gpus, o.peak(),
           remaining, remaining, "window " + config.window() + " not fully observed", trace);
     }
-    double peak = peak(in);
+    double peak = o.peak();
     trace.add(new TraceEntry(jobId, "Q7 observed window", "observed",
         in.size() + " samples from " + from + " to " + now + ", peak utilisation " + pct(peak)));
-    // 3. ≈ 0 % all window long: reclaim.
-    if (peak < config.reclaimBelowUtilisation()) {
-      trace.add(new TraceEntry(jobId, "Q7 idle reclamation", "reclaim", "peak " + pct(peak) + " < "
-          + pct(config.reclaimBelowUtilisation()) + " for " + config.window()));
-      return new IdleRecommendation(jobId, IdleRecommendation.Action.RECLAIM, gpus, 0, peak,
-          remaining, null, "idle: " + gpus + " GPUs reclaimable", trace);
-    }
-    // 4. Under the shrink threshold all window long: size to the peak's need.
-    if (peak >= config.shrinkBelowUtilisation()) {
-      trace.add(new TraceEntry(jobId, "Q7 shrink", "keep", "peak " + pct(peak) + " >= "
-          + pct(config.shrinkBelowUtilisation())));
-      return new IdleRecommendation(jobId, IdleRecommendation.Action.KEEP, gpus, gpus, peak,
-          remaining, remaining, "utilisation justifies " + gpus + " GPUs", trace);
-    }
-    int target = Math.max(config.minGpus(), (int) Math.ceil(gpus * peak - Gpus.EPS));
-    if (target >= gpus) {
-      trace.add(new TraceEntry(jobId, "Q7 shrink", "keep", "already at the minimum of "
-          + config.minGpus() + " GPU(s)"));
-      return new IdleRecommendation(jobId, IdleRecommendation.Action.KEEP, gpus, gpus, peak,
-          remaining, remaining, "cannot shrink below " + config.minGpus() + " GPU(s)", trace);
-    }
-    Duration after = remaining == null ? null : stretch(remaining, gpus, target);
-    trace.add(new TraceEntry(jobId, "Q7 shrink", "shrink " + gpus + " → " + target,
-        "peak " + pct(peak) + " < " + pct(config.shrinkBelowUtilisation()) + " for "
-            + config.window() + "; ceil(" + gpus + " × " + pct(peak) + ") = " + target
-            + (after == null ? "" : "; ETA " + remaining + " × " + Gpus.fmt(config
-                .speedupPerDoubling()) + "^log2(" + gpus + "/" + target + ") = " + after)));
-    return new IdleRecommendation(jobId, IdleRecommendation.Action.SHRINK, gpus, target, peak,
-        remaining, after, "under " + pct(config.shrinkBelowUtilisation()) + " utilisation: shrink "
-            + gpus + " → " + target + " GPUs", trace);
+    return switch (o.why()) {
+      case IDLE -> {
+        trace.add(new TraceEntry(jobId, "Q7 idle reclamation", "reclaim", "peak " + pct(peak)
+            + " < " + pct(config.reclaimBelowUtilisation()) + " for " + config.window()));
+        yield new IdleRecommendation(jobId, Action.RECLAIM, gpus, 0, peak,
+            remaining, null, "idle: " + gpus + " GPUs reclaimable", trace);
+      }
+      case BUSY -> {
+        trace.add(new TraceEntry(jobId, "Q7 shrink", "keep", "peak " + pct(peak) + " >= "
+            + pct(config.shrinkBelowUtilisation())));
+        yield new IdleRecommendation(jobId, Action.KEEP, gpus, gpus, peak,
+            remaining, remaining, "utilisation justifies " + gpus + " GPUs", trace);
+      }
+      case AT_MINIMUM -> {
+        trace.add(new TraceEntry(jobId, "Q7 shrink", "keep", "already at the minimum of "
+            + config.minGpus() + " GPU(s)"));
+        yield new IdleRecommendation(jobId, Action.KEEP, gpus, gpus, peak,
+            remaining, remaining, "cannot shrink below " + config.minGpus() + " GPU(s)", trace);
+      }
+      case OVERSIZED -> {
+        int target = o.target();
+        Duration after = remaining == null ? null : stretch(remaining, gpus, target);
+        trace.add(new TraceEntry(jobId, "Q7 shrink", "shrink " + gpus + " → " + target,
+            "peak " + pct(peak) + " < " + pct(config.shrinkBelowUtilisation()) + " for "
+                + config.window() + "; ceil(" + gpus + " × " + pct(peak) + ") = " + target
+                + (after == null ? "" : "; ETA " + remaining + " × " + Gpus.fmt(config
+                    .speedupPerDoubling()) + "^log2(" + gpus + "/" + target + ") = " + after)));
+        yield new IdleRecommendation(jobId, Action.SHRINK, gpus, target, peak,
+            remaining, after, "under " + pct(config.shrinkBelowUtilisation())
+                + " utilisation: shrink " + gpus + " → " + target + " GPUs", trace);
+      }
+      case UNOBSERVED -> throw new IllegalStateException("handled above");
+    };
   }
 
   /** Remaining time at {@code to} GPUs: remaining × s^log2(from / to), to the second. */
@@ -100,22 +103,56 @@ public final class IdleReclaimer {
    * @param samples its utilisation samples (any order; those outside the window are ignored)
    * @param now the end of the window
    */
-  public IdleRecommendation.Action action(int gpus, List<UtilisationSample> samples,
-      Instant now) {
+  public Action action(int gpus, List<UtilisationSample> samples, Instant now) {
     Instant from = now.minus(config.window());
-    List<UtilisationSample> in = window(samples, from, now);
-    if (firstGap(in, from, now) >= 0) {
-      return IdleRecommendation.Action.KEEP;
+    return rule(gpus, window(samples, from, now), from, now).why().action;
+  }
+
+  /** Why the rule decided what it did; each reason names its action. */
+  private enum Why {
+    /** 1–2: the window is not observed end to end (a gap longer than maxSampleGap). */
+    UNOBSERVED(Action.KEEP),
+    /** 3: the peak stayed under the reclaim threshold all window long. */
+    IDLE(Action.RECLAIM),
+    /** 4: the peak reached the shrink threshold. */
+    BUSY(Action.KEEP),
+    /** 4: under the shrink threshold, but the peak's need is already the minimum. */
+    AT_MINIMUM(Action.KEEP),
+    /** 4: under the shrink threshold: size to the peak's need. */
+    OVERSIZED(Action.SHRINK);
+
+    final Action action;
+
+    Why(Action action) {
+      this.action = action;
     }
+  }
+
+  /**
+   * What the rule found: why, the first coverage gap ({@link #firstGap}), the peak utilisation
+   * and the GPUs the peak needs (only for {@link Why#OVERSIZED} and {@link Why#AT_MINIMUM}).
+   */
+  private record Outcome(Why why, int gap, double peak, int target) {}
+
+  /**
+   * Q7, the one place it is decided (class Javadoc): the window observed end to end, then the
+   * peak against the reclaim threshold, then against the shrink threshold, then the peak's need
+   * {@code max(minGpus, ceil(gpus × peak))} against the GPUs held.
+   */
+  private Outcome rule(int gpus, List<UtilisationSample> in, Instant from, Instant now) {
+    int gap = firstGap(in, from, now);
     double peak = peak(in);
+    if (gap >= 0) {
+      return new Outcome(Why.UNOBSERVED, gap, peak, gpus);
+    }
     if (peak < config.reclaimBelowUtilisation()) {
-      return IdleRecommendation.Action.RECLAIM;
+      return new Outcome(Why.IDLE, gap, peak, 0);
     }
     if (peak >= config.shrinkBelowUtilisation()) {
-      return IdleRecommendation.Action.KEEP;
+      return new Outcome(Why.BUSY, gap, peak, gpus);
     }
     int target = Math.max(config.minGpus(), (int) Math.ceil(gpus * peak - Gpus.EPS));
-    return target >= gpus ? IdleRecommendation.Action.KEEP : IdleRecommendation.Action.SHRINK;
+    return new Outcome(target >= gpus ? Why.AT_MINIMUM : Why.OVERSIZED, gap, peak, target);
   }
 
   /**
@@ -178,11 +215,8 @@ public final class IdleReclaimer {
     return Duration.between(prev, now).compareTo(config.maxSampleGap()) > 0 ? in.size() : -1;
   }
 
-  private String coverageGap(List<UtilisationSample> in, Instant from, Instant now) {
-    int gap = firstGap(in, from, now);
-    if (gap < 0) {
-      return null;
-    }
+  /** The trace's words for the coverage gap at {@code gap} ({@link #firstGap}, at least 0). */
+  private String coverageGap(List<UtilisationSample> in, int gap, Instant from) {
     if (in.isEmpty()) {
       return "no samples in " + config.window();
     }
