@@ -20,6 +20,7 @@ import io.tideline.core.trace.TraceEntry;
 import io.tideline.events.CapacityReservation;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuReading;
 import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.Holiday;
 import io.tideline.events.JobLifecycle;
@@ -258,8 +259,13 @@ public final class ForecastHost {
   /** A batch as the inputs of its samples, in order ({@link SampleBatches}, ADR 0040). */
   private static Decoded batch(GpuSampleBatch b) {
     List<ForecastInput> inputs = new ArrayList<>(b.getGpus().size());
-    for (GpuSample s : SampleBatches.samples(b)) {
-      Decoded d = sample(s);
+    long at = b.getSampledAt() == null ? -1 : b.getSampledAt().toEpochMilli();
+    // each GPU's facts read in place, not rebuilt as a GpuSample first: the same six facts
+    // sample() reads from the sample SampleBatches.sample(b, g) would be (the batch's node and
+    // time, the GPU's own fields)
+    for (GpuReading g : b.getGpus()) {
+      Decoded d = observation(g.getGpuId(), b.getNodeId(), at,
+          g.getState() == SampleState.STALE, g.getServiceId(), g.getJobId());
       if (!(d instanceof Decoded.Accepted a)) {
         return d; // the validator refused it already when decode() checked the batch
       }

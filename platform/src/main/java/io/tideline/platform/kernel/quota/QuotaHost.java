@@ -13,6 +13,7 @@ import io.tideline.events.BillingUsage;
 import io.tideline.events.ClockTick;
 import io.tideline.events.GpuAssignment;
 import io.tideline.events.GpuSample;
+import io.tideline.events.GpuReading;
 import io.tideline.events.GpuSampleBatch;
 import io.tideline.events.JobLifecycle;
 import io.tideline.events.JobSubmitted;
@@ -31,7 +32,6 @@ import io.tideline.events.SampleState;
 import io.tideline.events.SlotClass;
 import io.tideline.events.SlotForecast;
 import io.tideline.platform.intake.JobRequests;
-import io.tideline.platform.telemetry.SampleBatches;
 import io.tideline.platform.topics.TopicCatalogue;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -190,25 +190,19 @@ public final class QuotaHost {
         if (!(value instanceof GpuSample s)) {
           return wrongType("GpuSample", value);
         }
-        Double u = s.getUtilizationPct();
-        if (u != null && !(u >= 0 && u <= 100)) {
-          return new Decoded.Refused("VALIDATION", "utilizationPct of " + s.getGpuId()
-              + " must be in [0, 100], got " + u);
-        }
-        if (s.getJobId() == null || s.getState() != SampleState.OK || u == null
-            || !config.cluster().equals(s.getCluster())) {
-          return new Decoded.Ignored("no usable utilisation of a job of this cluster");
-        }
-        return new Decoded.Input(new QuotaInput.Sample(s.getGpuId(), s.getJobId(), u / 100.0,
-            s.getSampledAt()));
+        return sample(s.getGpuId(), s.getCluster(), s.getJobId(), s.getState(),
+            s.getUtilizationPct(), s.getSampledAt());
       }
       case TopicCatalogue.GPU_TELEMETRY_BATCHES -> {
         if (!(value instanceof GpuSampleBatch b)) {
           return wrongType("GpuSampleBatch", value);
         }
         List<QuotaInput> inputs = new ArrayList<>();
-        for (GpuSample s : SampleBatches.samples(b)) {
-          Decoded d = decode(TopicCatalogue.GPU_TELEMETRY, s);
+        // each GPU read in place with the batch's cluster and time: what decoding the sample
+        // SampleBatches.sample(b, g) would give (ADR 0040), without building it
+        for (GpuReading g : b.getGpus()) {
+          Decoded d = sample(g.getGpuId(), b.getCluster(), g.getJobId(), g.getState(),
+              g.getUtilizationPct(), b.getSampledAt());
           if (d instanceof Decoded.Refused) {
             return d; // one unusable GPU refuses the scrape, as the validator does
           } else if (d instanceof Decoded.Input in) {
@@ -231,6 +225,24 @@ public final class QuotaHost {
         return new Decoded.Refused("VALIDATION", "unexpected input topic " + topic);
       }
     }
+  }
+
+  /**
+   * One GPU's utilisation as quota uses it (Q7), from a {@code GpuSample} or a batch's GPU: refused
+   * outside [0, 100]; ignored unless an OK reading of a job of this cluster.
+   */
+  private Decoded sample(String gpuId, String cluster, String jobId, SampleState state,
+      Double utilizationPct, Instant sampledAt) {
+    Double u = utilizationPct;
+    if (u != null && !(u >= 0 && u <= 100)) {
+      return new Decoded.Refused("VALIDATION", "utilizationPct of " + gpuId
+          + " must be in [0, 100], got " + u);
+    }
+    if (jobId == null || state != SampleState.OK || u == null
+        || !config.cluster().equals(cluster)) {
+      return new Decoded.Ignored("no usable utilisation of a job of this cluster");
+    }
+    return new Decoded.Input(new QuotaInput.Sample(gpuId, jobId, u / 100.0, sampledAt));
   }
 
   /**
